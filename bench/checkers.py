@@ -1,0 +1,200 @@
+"""Chinese Checkers benchmarks: AI strength, game length, AI latency, render speed and size.
+
+    nice -n 10 .venv/bin/python -m bench.checkers            # everything, 40 games a pair
+    nice -n 10 .venv/bin/python -m bench.checkers --games 8  # quick mode
+    .venv/bin/python -m bench.checkers --only render
+
+Sections (--only, comma separated): pairs (two players, every pair of levels, seats
+swapped every game), multi (one hard AI among easy ones, 3, 4 and 6 players),
+render. AI latencies are the times of the moves made in those games. Games run in
+at most 2 worker processes. So that games differ, each game opens with one
+random forward move per player (seeded), then the AIs play.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from engines.checkers import Checkers
+from engines.checkers.board import TIP_DISTANCE
+from engines.checkers.game import GOAL_POINT, distance
+
+GAME = Checkers()
+LEVELS = Checkers.levels
+
+
+def play(levels: tuple[str, ...], seed: int) -> dict:
+    """One game; levels[seat] is that seat's AI. Returns ranks, turns, end and each move's think time."""
+    rng = random.Random(seed)
+    n = len(levels)
+    state = GAME.new_state({}, n, seed)
+    times: list[tuple[str, float]] = []
+    plies = 0
+    while (seat := GAME.to_move(state)) is not None:
+        if state.turns[seat] < 1:
+            table = TIP_DISTANCE[GOAL_POINT[n][seat]]
+            forward = [m for m in GAME.legal_moves(state, seat) if table[m.to] < table[m.start]]
+            move = rng.choice(forward)
+        else:
+            started = time.perf_counter()
+            move = GAME.ai(state, seat, levels[seat], Checkers.ai_budget[levels[seat]], rng)
+            times.append((levels[seat], time.perf_counter() - started))
+        state = GAME.apply(state, seat, move)
+        plies += 1
+    outcome = GAME.outcome(state)
+    return {
+        "levels": levels,
+        "ranks": outcome.ranks,
+        "turns": list(state.turns),
+        "plies": plies,
+        "end": state.end,
+        "finished": list(state.finished),
+        "distance": [distance(state.board, n, s) for s in range(n)],
+        "times": times,
+        "state": GAME.to_json(state),
+    }
+
+
+def _play(args: tuple[tuple[str, ...], int]) -> dict:
+    os.nice(0)
+    return play(*args)
+
+
+def run_all(jobs: list[tuple[tuple[str, ...], int]], workers: int) -> list[dict]:
+    if workers <= 1:
+        return [play(*job) for job in jobs]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(_play, jobs, chunksize=1))
+
+
+def pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
+
+
+def pairs(games: int, workers: int, seed: int) -> list[dict]:
+    print(f"== two players: {games} games per pair of levels, seats swapped every game")
+    jobs = []
+    for i, weak in enumerate(LEVELS):
+        for strong in LEVELS[i + 1 :]:
+            for g in range(games):
+                jobs.append(((strong, weak) if g % 2 == 0 else (weak, strong), seed + len(jobs)))
+    results = run_all(jobs, workers)
+    for i, weak in enumerate(LEVELS):
+        for strong in LEVELS[i + 1 :]:
+            mine = [r for r in results if set(r["levels"]) == {weak, strong}]
+            wins = sum(r["ranks"][r["levels"].index(strong)] == 1 and r["ranks"][0] != r["ranks"][1] for r in mine)
+            draws = sum(r["ranks"][0] == r["ranks"][1] for r in mine)
+            rate = (wins + draws / 2) / len(mine)
+            ends = {e: sum(r["end"] == e for r in mine) for e in ("goal", "rounds", "stalled", "stuck")}
+            moves = statistics.mean(r["plies"] / 2 for r in mine)
+            verdict = "PASS" if rate >= 0.75 else "FAIL"
+            print(
+                f"{strong:>6} vs {weak:<6} {strong} wins {wins}/{len(mine)}, draws {draws}: "
+                f"score {rate:.0%} [{verdict} >= 75%]; moves per player {moves:.1f}; ends {ends}"
+            )
+    return results
+
+
+def multi(games: int, workers: int, seed: int) -> list[dict]:
+    print(f"== one hard AI among easy ones: {games} games per table size, the hard seat rotating")
+    jobs = []
+    for n in (3, 4, 6):
+        for g in range(games):
+            levels = tuple("hard" if s == g % n else "easy" for s in range(n))
+            jobs.append((levels, seed + 1000 * n + g))
+    results = run_all(jobs, workers)
+    for n in (3, 4, 6):
+        mine = [r for r in results if len(r["levels"]) == n]
+        ranks = [r["ranks"][r["levels"].index("hard")] for r in mine]
+        firsts = sum(rank == 1 for rank in ranks)
+        moves = statistics.mean(r["plies"] / n for r in mine)
+        ends = {e: sum(r["end"] == e for r in mine) for e in ("goal", "rounds", "stalled", "stuck")}
+        print(
+            f"{n} players: hard's average rank {statistics.mean(ranks):.2f} of {n} "
+            f"(1st in {firsts}/{len(mine)}; chance alone {(n + 1) / 2:.1f}); "
+            f"turns per player {moves:.1f}; ends {ends}"
+        )
+    return results
+
+
+def latency(results: list[dict]) -> None:
+    print("== AI think time per move (the games above)")
+    for level in LEVELS:
+        for label, two in (("2 players", True), ("3+ players", False)):
+            times = [t for r in results if (len(r["levels"]) == 2) == two for lv, t in r["times"] if lv == level]
+            if not times:
+                continue
+            line = (
+                f"{level:>6} {label:<10} n={len(times):<5} p50 {pct(times, 0.5) * 1000:6.0f} ms  "
+                f"p95 {pct(times, 0.95) * 1000:6.0f} ms  max {max(times) * 1000:6.0f} ms"
+            )
+            if level == "hard":
+                line += "  [PASS p95 <= 1.0 s]" if pct(times, 0.95) <= 1.0 else "  [FAIL p95 > 1.0 s]"
+            print(line)
+
+
+def render_bench(seed: int) -> None:
+    from bot.i18n import Translator
+    from render.base import RenderContext
+    from render.checkers import render
+
+    print("== render: a mid-game position per table size, 30 renders each")
+    rng = random.Random(seed)
+    tr = Translator("en")
+    for n in (2, 3, 4, 6):
+        state = GAME.new_state({}, n, seed)
+        for _ in range(12 * n):
+            seat = GAME.to_move(state)
+            state = GAME.apply(state, seat, GAME.ai(state, seat, "easy", 0.1, rng))
+        view = GAME.view(state, None)
+        names = tuple(["Alice", "Bob", "张伟", "Dora 🎲", "Eve", "Faisal"][:n])
+        ctx = RenderContext(names, GAME.to_move(state), None, tr)
+        render(view, ctx)  # the empty board is drawn once and cached
+        times = []
+        for _ in range(30):
+            started = time.perf_counter()
+            data = render(view, ctx)
+            times.append(time.perf_counter() - started)
+        ans = GAME.query(state, None, "moves", [view["last"]["path"][-1]])
+        marked = render(view, RenderContext(names, GAME.to_move(state), None, tr, overlay=ans.overlay))
+        med = statistics.median(times) * 1000
+        verdict = "PASS" if med < 40 and len(data) < 200_000 else "FAIL"
+        print(
+            f"{n} players: median {med:.1f} ms, max {max(times) * 1000:.1f} ms, PNG {len(data) / 1024:.0f} KB "
+            f"({len(marked) / 1024:.0f} KB with marks) [{verdict}: < 40 ms, < 200 KB]"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=40, help="games per pair of levels / per table size")
+    parser.add_argument("--workers", type=int, default=2, help="worker processes (at most 2)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--only", default="pairs,multi,render")
+    args = parser.parse_args()
+    workers = max(1, min(2, args.workers))
+    only = set(args.only.split(","))
+    print(f"load: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}, cpus {os.cpu_count()}")
+    results: list[dict] = []
+    started = time.perf_counter()
+    if "pairs" in only:
+        results += pairs(args.games, workers, args.seed)
+    if "multi" in only:
+        results += multi(args.games, workers, args.seed)
+    if results:
+        latency(results)
+    if "render" in only:
+        render_bench(args.seed)
+    print(f"({time.perf_counter() - started:.0f} s)")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,427 @@
+"""The Discord bot: a discord.py client whose slash commands and buttons go to the host.
+
+How it answers an interaction:
+- It is deferred first, before the host is asked, so every command and click is
+  acknowledged within Discord's 3 seconds whatever the AI or the renderer take.
+  A command is deferred as an ephemeral "thinking…" only its user sees; a click
+  is deferred without any visible change.
+- What the host says to the channel is posted to the channel as ordinary bot
+  messages (they carry the board picture and the buttons). What it says to the
+  acting user only (`ephemeral`, or `to` = them) becomes an ephemeral answer to
+  the interaction; an unused "thinking…" is deleted at the end.
+- A private reply for someone else (Dou Dizhu: the next player's hand) never goes
+  to the channel: it reaches them as an ephemeral follow-up to their own latest
+  interaction in that channel if that is recent enough to answer, else it is
+  dropped and their "My hand" button (the host adds it) shows it on request.
+- Boards are replaced: the new board is posted (pinging the player to move, and
+  only them) and the previous one in the channel loses its picture and buttons,
+  keeping its text as a line of the game's history. Buttons of older messages
+  (a lobby, an offer) are removed then too. The ids of those messages are kept in
+  the channel's settings, so this also works after a restart.
+- Buttons are sent with custom_id = the host's button id and no timeout, and are
+  dispatched from the raw component interactions (no views are registered), so a
+  button keeps working across restarts; the host refuses stale ones, privately.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import json
+import logging
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+import yarl
+from discord import app_commands
+from discord.gateway import DiscordWebSocket
+
+from bot.adapters.discord.commands import Commands
+from bot.host import Host
+from bot.i18n import t
+from bot.model import DISCORD, Event, Reply, User
+
+log = logging.getLogger(__name__)
+
+MAX_CONTENT = 2000  # characters in one message
+FRESH_INTERACTION = 14 * 60.0  # interaction tokens answer follow-ups for 15 minutes
+SETTING = "discord.messages"  # channel setting: the board and button messages to tidy up
+BUTTON_STYLES = {
+    "accept": discord.ButtonStyle.success,
+    "join": discord.ButtonStyle.success,
+    "go": discord.ButtonStyle.primary,
+    "rematch": discord.ButtonStyle.primary,
+    "move": discord.ButtonStyle.primary,
+    "decline": discord.ButtonStyle.danger,
+}
+
+
+def use_endpoints(api: str | None, gateway: str | None) -> None:
+    """Point discord.py at a REST proxy and/or another gateway. discord.py keeps these per
+    process (one bot per process), so they are set before the client connects."""
+    if api:
+        base = api.rstrip("/")
+        if not re.search(r"/api/v\d+$", base):
+            base += "/api/v10"
+        discord.http.Route.BASE = base
+    if gateway:
+        DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
+
+
+def channel_key(channel_id: int) -> str:
+    return f"{DISCORD}:{channel_id}"
+
+
+def user_of(user: discord.abc.User, moderator: bool = False) -> User:
+    return User(f"{DISCORD}:{user.id}", user.display_name, user.name, moderator=moderator)
+
+
+def snowflake(user_id: str) -> int | None:
+    platform, _, number = user_id.partition(":")
+    return int(number) if platform == DISCORD and number.isdigit() else None
+
+
+class _Buttons(discord.ui.View):
+    """Buttons that only carry custom ids: never stored in discord.py's view store, because
+    clicks are read from the raw interactions (which also works after a restart)."""
+
+    def __init__(self, reply: Reply) -> None:
+        super().__init__(timeout=None)
+        for i, button in enumerate(reply.buttons[:25]):
+            style = BUTTON_STYLES.get(button.command.lstrip("/").split()[0], discord.ButtonStyle.secondary)
+            self.add_item(discord.ui.Button(label=button.label[:80], custom_id=button.id, style=style, row=i // 5))
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+
+def _chunks(text: str) -> list[str]:
+    """Text cut into message-sized pieces at line ends where possible."""
+    pieces: list[str] = []
+    while len(text) > MAX_CONTENT:
+        cut = text.rfind("\n", 0, MAX_CONTENT)
+        cut = cut if cut > 0 else MAX_CONTENT
+        pieces.append(text[:cut])
+        text = text[cut:].lstrip("\n")
+    pieces.append(text)
+    return pieces
+
+
+def _file(reply: Reply) -> discord.File | None:
+    return discord.File(io.BytesIO(reply.image), filename=reply.image_name) if reply.image is not None else None
+
+
+class DiscordBot:
+    def __init__(
+        self,
+        host: Host,
+        token: str,
+        *,
+        guilds: Sequence[int] = (),
+        api: str | None = None,
+        gateway: str | None = None,
+        shard_count: int | None = None,
+        shard_ids: Sequence[int] | None = None,
+        **client_options: Any,
+    ) -> None:
+        self.host = host
+        self.token = token
+        self.guilds = list(guilds)
+        self.api, self.gateway = api, gateway
+        intents = discord.Intents.none()
+        intents.guilds = True  # channels and permissions; no privileged intent is needed
+        options: dict[str, Any] = {
+            "intents": intents, "allowed_mentions": discord.AllowedMentions.none(),
+            "member_cache_flags": discord.MemberCacheFlags.none(), "chunk_guilds_at_startup": False,
+            "max_messages": None, **client_options,
+        }  # fmt: skip
+        self.client: discord.Client
+        if shard_count is not None or shard_ids:
+            # 0 shards: as many as Discord recommends (GET /gateway/bot).
+            ids = list(shard_ids) if shard_ids else None
+            self.client = discord.AutoShardedClient(shard_count=shard_count or None, shard_ids=ids, **options)
+        else:
+            self.client = discord.Client(**options)
+        self.tree = app_commands.CommandTree(self.client)
+        self.tree.on_error = self._command_failed  # type: ignore[method-assign]
+        Commands(self.tree, host.games, host.tr, self._command, self._suggest_moves).build()
+        self.client.setup_hook = self._setup_hook  # type: ignore[method-assign]
+        self.client.event(self.on_interaction)
+        self.client.event(self.on_ready)
+        self.ready = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self.synced: list[str] = []  # where the commands went: "global" or guild ids
+        self._recent: dict[tuple[str, str], tuple[float, _Answer]] = {}  # (channel, user) -> latest answer
+        self._messages: dict[str, dict[str, Any]] = {}  # channel -> {"board": id, "buttons": [ids]}
+        self._posting: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)  # one post+tidy at a time
+        host.attach(DISCORD, self.deliver)
+
+    @classmethod
+    def from_settings(cls, host: Host, settings: Any) -> DiscordBot:
+        return cls(host, settings.discord_token, guilds=settings.discord_guilds, api=settings.discord_api_url,
+                   gateway=settings.discord_gateway_url, shard_count=settings.discord_shard_count,
+                   shard_ids=settings.discord_shard_ids)  # fmt: skip
+
+    # --- life cycle ---------------------------------------------------------------------
+    async def start(self) -> None:
+        """Log in (a bad token raises here), sync the commands, and connect in the background."""
+        use_endpoints(self.api, self.gateway)
+        await self.client.login(self.token)
+        self._task = asyncio.create_task(self.client.connect())
+        self._task.add_done_callback(_log_end)
+
+    async def stop(self) -> None:
+        if not self.client.is_closed():
+            await self.client.close()
+        if self._task is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+
+    async def _setup_hook(self) -> None:
+        try:
+            if self.guilds:
+                for guild_id in self.guilds:
+                    guild = discord.Object(guild_id)
+                    self.tree.copy_global_to(guild=guild)
+                    await self.tree.sync(guild=guild)
+                    self.synced.append(str(guild_id))
+            else:
+                await self.tree.sync()
+                self.synced.append("global")
+        except discord.HTTPException:
+            log.exception("syncing the slash commands failed (does the invite have the applications.commands scope?)")
+
+    async def on_ready(self) -> None:
+        log.info("Discord: logged in as %s", self.client.user)
+        self.ready.set()
+
+    # --- interactions in ------------------------------------------------------------------
+    async def _command(self, interaction: discord.Interaction, text: str, mentioned: dict[str, Any]) -> None:
+        if not await _defer(interaction, thinking=True):
+            return
+        mentions = {token: user_of(u) for token, u in mentioned.items()}
+        await self._answer(interaction, Event(channel_key(interaction.channel_id or 0), self._user(interaction),
+                                              text, mentions=mentions), command=True)  # fmt: skip
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Button clicks, read raw: they work for any message, sent before a restart or not."""
+        if interaction.type is not discord.InteractionType.component:
+            return  # slash commands and their autocompletion go through the command tree
+        data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
+        custom_id = str(data.get("custom_id", ""))
+        if not await _defer(interaction, thinking=False):
+            return
+        event = Event(channel_key(interaction.channel_id or 0), self._user(interaction), button=custom_id)
+        await self._answer(interaction, event, command=False)
+
+    def _user(self, interaction: discord.Interaction) -> User:
+        # Moderators: whoever may manage messages in this channel (the interaction says so).
+        moderator = interaction.guild_id is not None and interaction.permissions.manage_messages
+        return user_of(interaction.user, moderator)
+
+    async def _answer(self, interaction: discord.Interaction, event: Event, *, command: bool) -> None:
+        answer = _Answer(self, interaction, event, command)
+        self._remember(event, answer)
+        try:
+            await self.host.handle(event, answer.show)
+        except Exception:
+            log.exception("answering %r in %s failed", event.text or event.button, event.channel)
+            with contextlib.suppress(discord.HTTPException):
+                await answer.privately(Reply(self.host.tr(t("discord.failed")), ephemeral=True))
+        finally:
+            await answer.finish()
+
+    def _remember(self, event: Event, answer: _Answer) -> None:
+        """Keep the user's latest interaction here, for private replies that come later."""
+        now = asyncio.get_running_loop().time()
+        self._recent[(event.channel, event.user.id)] = (now, answer)
+        if len(self._recent) > 1000:
+            self._recent = {k: v for k, v in self._recent.items() if now - v[0] <= FRESH_INTERACTION}
+
+    async def _command_failed(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        """A command the tree could not run (e.g. one Discord still lists from an older version)."""
+        log.warning("slash command %r failed: %r", interaction.data, error)
+        if not interaction.response.is_done():
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.send_message(self.host.tr(t("discord.failed")), ephemeral=True)
+
+    async def _suggest_moves(self, interaction: discord.Interaction, prefix: str, current: str) -> list[str]:
+        """Legal moves of the user's seat for /move and the games' move words, matching what is typed."""
+        channel, user_id = channel_key(interaction.channel_id or 0), f"{DISCORD}:{interaction.user.id}"
+        try:
+            texts = await asyncio.wait_for(self.host.legal_moves(channel, user_id), 2.0)
+        except TimeoutError:
+            return []
+        if prefix:
+            texts = [m[len(prefix) :].strip() for m in texts if m.startswith(prefix)]
+        wanted = current.strip().lower()
+        return [m for m in texts if m and m.lower().startswith(wanted)]
+
+    # --- replies out ------------------------------------------------------------------------
+    async def deliver(self, channel: str, replies: list[Reply]) -> None:
+        """Replies nobody asked for right now (the AI's moves, timeouts)."""
+        for reply in replies:
+            if reply.private:
+                await self.to_player(channel, reply)
+            else:
+                await self.post(channel, reply)
+
+    async def to_player(self, channel: str, reply: Reply) -> None:
+        """A private reply for someone who is not acting now: an ephemeral follow-up to their own
+        latest interaction here if Discord still takes one, else nothing (never the channel)."""
+        recent = self._recent.get((channel, reply.to or ""))
+        if recent is None or asyncio.get_running_loop().time() - recent[0] > FRESH_INTERACTION:
+            log.debug("no recent interaction of %s in %s; their hand waits for the My hand button", reply.to, channel)
+            return
+        try:
+            await recent[1].privately(reply)  # replaces its "thinking…" if it is still being answered
+        except discord.HTTPException:
+            log.info("could not show %s their private reply; it waits for the My hand button", reply.to)
+
+    async def post(self, channel: str, reply: Reply) -> discord.Message | None:
+        """A reply for everyone in the channel."""
+        if not (reply.text or reply.image):
+            return None
+        async with self._posting[channel]:
+            return await self._post(channel, reply)
+
+    async def _post(self, channel: str, reply: Reply) -> discord.Message:
+        target = self.client.get_partial_messageable(int(channel.partition(":")[2]))
+        pings = [uid for uid in map(snowflake, reply.mentions) if uid is not None]
+        text = " ".join(f"<@{uid}>" for uid in pings)
+        text = f"{text} {reply.text}" if text else reply.text
+        allowed = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                          users=[discord.Object(uid) for uid in pings])  # fmt: skip
+        *before, last = _chunks(text)
+        for piece in before:
+            await target.send(piece, allowed_mentions=allowed)
+        extra: dict[str, Any] = {}
+        if (file := _file(reply)) is not None:
+            extra["file"] = file
+        if reply.buttons:
+            extra["view"] = _Buttons(reply)
+        message = await target.send(last or None, allowed_mentions=allowed, **extra)
+        await self._tidy(channel, target, reply, message)
+        return message
+
+    async def _tidy(self, channel: str, target: discord.PartialMessageable, reply: Reply,
+                    message: discord.Message) -> None:  # fmt: skip
+        """A new board replaces the last one: the old board keeps its text but loses its picture
+        and buttons, and older button messages lose their buttons."""
+        if not (reply.board or reply.buttons):
+            return
+        known = await self._known(channel)
+        if reply.board:
+            old_board, old_buttons = known.get("board"), known.get("buttons", [])
+            known = {"board": message.id, "buttons": [message.id] if reply.buttons else []}
+            self._messages[channel] = known
+            await self.host.store.set_setting(channel, SETTING, json.dumps(known))
+            if old_board is not None:
+                await _edit(target, old_board, attachments=[], view=None)
+            for old in old_buttons:
+                if old != old_board:
+                    await _edit(target, old, view=None)
+        else:
+            known.setdefault("buttons", []).append(message.id)
+            known["buttons"] = known["buttons"][-10:]
+            await self.host.store.set_setting(channel, SETTING, json.dumps(known))
+
+    async def _known(self, channel: str) -> dict[str, Any]:
+        if channel not in self._messages:
+            saved = await self.host.store.setting(channel, SETTING)
+            self._messages[channel] = json.loads(saved) if saved else {}
+        return self._messages[channel]
+
+
+class _Answer:
+    """The replies to one interaction, in order: the channel's to the channel, the acting user's
+    to them alone."""
+
+    def __init__(self, bot: DiscordBot, interaction: discord.Interaction, event: Event, command: bool) -> None:
+        self.bot = bot
+        self.interaction = interaction
+        self.event = event
+        self.thinking = command  # the deferred "thinking…" is there to be replaced
+        self.posted = False
+
+    async def show(self, replies: list[Reply]) -> None:
+        for reply in replies:
+            if reply.to is not None and reply.to != self.event.user.id:
+                await self.bot.to_player(self.event.channel, reply)
+            elif reply.private or reply.ephemeral:
+                await self.privately(reply)
+            else:
+                try:
+                    await self.bot.post(self.event.channel, reply)
+                except discord.Forbidden:
+                    log.warning("no permission to post in %s", self.event.channel)
+                    await self.privately(Reply(self.bot.host.tr(t("discord.cannot_post")), ephemeral=True))
+
+    async def privately(self, reply: Reply) -> None:
+        if self.thinking:
+            self.thinking = False
+            text, *more = _chunks(reply.text)
+            file = _file(reply)
+            await self.interaction.edit_original_response(
+                content=text or None, attachments=[file] if file else [],
+                view=_Buttons(reply) if reply.buttons and not more else None,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )  # fmt: skip
+            for i, piece in enumerate(more):
+                last = i == len(more) - 1
+                await _followup(self.interaction, Reply(piece, buttons=reply.buttons if last else ()))
+        else:
+            await _followup(self.interaction, reply)
+
+    async def finish(self) -> None:
+        if self.thinking:
+            self.thinking = False
+            with contextlib.suppress(discord.HTTPException):
+                await self.interaction.delete_original_response()
+
+
+async def _followup(interaction: discord.Interaction, reply: Reply) -> None:
+    """An ephemeral message to the user of `interaction`."""
+    if not (reply.text or reply.image):
+        return
+    *before, last = _chunks(reply.text)
+    for piece in before:
+        await interaction.followup.send(piece, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+    extra: dict[str, Any] = {}
+    if (file := _file(reply)) is not None:
+        extra["file"] = file
+    if reply.buttons:
+        extra["view"] = _Buttons(reply)
+    await interaction.followup.send(last or "", ephemeral=True, allowed_mentions=discord.AllowedMentions.none(),
+                                    **extra)  # fmt: skip
+
+
+def _log_end(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and (error := task.exception()) is not None:
+        log.error("the Discord connection ended: %r", error, exc_info=error)
+
+
+async def _defer(interaction: discord.Interaction, *, thinking: bool) -> bool:
+    """Acknowledge at once. A command shows its user an ephemeral "thinking…"; a click shows nothing."""
+    try:
+        if thinking:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        else:
+            await interaction.response.defer()
+    except discord.HTTPException:
+        log.warning("could not acknowledge interaction %s in time", interaction.id)
+        return False
+    return True
+
+
+async def _edit(target: discord.PartialMessageable, message_id: int, **changes: Any) -> None:
+    try:
+        await target.get_partial_message(message_id).edit(**changes)
+    except discord.NotFound:
+        pass  # deleted by someone: nothing to tidy
+    except discord.HTTPException:
+        log.info("could not tidy message %s", message_id)

@@ -1,0 +1,207 @@
+"""The slash commands: one group per game, the session commands, and the games' own words.
+
+Each command only turns its options back into the text a user would have typed
+("/nim start 3 4 5 max=3", "/gomoku challenge <@123>") and hands it to `Run`;
+the host's one parser reads it. The option tables below are presentation: they
+say which words a game's `parse_options` reads, so Discord can offer choices
+(tests/discord/test_commands.py checks every choice against the engine).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Optional
+
+import discord
+from discord import app_commands
+
+from bot.commands import HOST_COMMANDS
+from bot.i18n import Translator, t
+from engines.base import Game, Msg
+
+# Run(interaction, text, mentions): answer the interaction with what the host says to `text`.
+Run = Callable[[discord.Interaction, str, dict[str, discord.abc.User]], Awaitable[None]]
+Suggest = Callable[[discord.Interaction, str], Awaitable[list[app_commands.Choice[str]]]]
+
+TIMERS = ("30s", "1m", "2m", "5m", "15m", "1h", "24h")
+MAX_CHOICES = 25
+
+
+@dataclass(frozen=True)
+class Option:
+    """One slash-command option and how its value reads as words of the typed command."""
+
+    name: str
+    kind: Any  # str, int, bool, discord.User or an app_commands.Range
+    about: Msg
+    required: bool = False
+    choices: tuple[tuple[Msg | str, str | int], ...] = ()
+    suggest: Suggest | None = None
+    words: Callable[[Any], str] = str  # the value as the host reads it ("" adds nothing)
+
+
+def game_options(game: Game) -> list[Option]:
+    """The options of `/<game> start|challenge|solo` beyond the people, level and timer."""
+    if game.name == "nim":
+        return [
+            Option("heaps", str, t("discord.opt_nim_heaps")),
+            Option("max", app_commands.Range[int, 1, 100], t("discord.opt_nim_max"), words=lambda v: f"max={v}"),
+            Option("misere", bool, t("discord.opt_nim_misere"), words=lambda v: "misere" if v else "normal"),
+        ]
+    if game.name == "gomoku":
+        return [
+            Option("size", int, t("discord.opt_gomoku_size"),
+                   choices=tuple((t("discord.size", size=s), s) for s in (15, 19))),
+            Option("rule", str, t("discord.opt_gomoku_rule"),
+                   choices=tuple((t(f"gomoku.rule_{r}"), r) for r in ("freestyle", "standard", "renju"))),
+        ]  # fmt: skip
+    if game.name == "doudizhu":
+        return [Option("mode", str, t("discord.opt_doudizhu_mode"),
+                       choices=tuple((t(f"discord.doudizhu_mode_{m}"), m) for m in ("points", "call")))]  # fmt: skip
+    if game.name == "checkers":
+        return [Option("players", int, t("discord.opt_checkers_players"),
+                       choices=tuple((t("discord.players", count=n), n) for n in game.seat_counts))]  # fmt: skip
+    # A game without a table here still gets every option, typed as on other platforms.
+    return [Option("options", str, t("discord.opt_options", game=game.name))]
+
+
+class Commands:
+    """Builds the command tree for the host's games; `run` answers every command."""
+
+    def __init__(self, tree: app_commands.CommandTree, games: dict[str, Game], tr: Translator, run: Run,
+                 suggest_moves: Callable[[discord.Interaction, str, str], Awaitable[list[str]]]) -> None:  # fmt: skip
+        self.tree = tree
+        self.games = games
+        self.tr = tr
+        self.run = run
+        self.suggest_moves = suggest_moves
+
+    def build(self) -> None:
+        for game in self.games.values():
+            self.tree.add_command(self._game_group(game))
+        for command in self._host_commands():
+            self.tree.add_command(command)
+        for command in self._game_words():
+            self.tree.add_command(command)
+
+    # --- /<game> start|challenge|solo|rules|leaderboard -----------------------------------
+    def _game_group(self, game: Game) -> app_commands.Group:
+        title = t(f"{game.name}.title")
+        group = app_commands.Group(name=game.name, description=self._say(t("discord.game", game=title)))
+        timer = Option("timer", str, t("discord.opt_timer"), suggest=self._suggest_timer,
+                       words=lambda v: f"timer={v.strip()}" if v.strip() else "")  # fmt: skip
+        extra = game_options(game)
+        people = [Option("user", discord.User, t("discord.opt_user"), required=True)]
+        more = range(2, max(game.seat_counts))
+        people += [Option(f"user{i}", discord.User, t("discord.opt_more_user")) for i in more]
+        level = Option("level", str, t("discord.opt_level"), choices=tuple((lv, lv) for lv in game.levels))
+        actions: list[tuple[str, Msg, list[Option]]] = [
+            ("start", t("discord.start", game=title), [*extra, timer]),
+            ("challenge", t("discord.challenge", game=title), [*people, *extra, timer]),
+            ("solo", t("discord.solo", game=title), [level, *extra, timer]),
+            ("rules", t("discord.game_rules", game=title), []),
+            ("leaderboard", t("discord.game_leaderboard", game=title), []),
+        ]
+        for action, about, options in actions:
+            group.add_command(self._command(action, about, options, (game.name, action), parent=group))
+        return group
+
+    # --- the session's and the bot's commands -------------------------------------------
+    def _host_commands(self) -> list[app_commands.Command[Any, ..., Any]]:
+        game_choices = tuple((t(f"{name}.title"), name) for name in self.games)
+        plain = ["undo", "resign", "hint", "hand", "draw", "restart", "record", "join", "accept", "decline", "go",
+                 "cancel", "rematch", "back", "help", "games"]  # fmt: skip
+        specs: list[tuple[str, list[Option]]] = [(name, []) for name in plain]
+        specs += [
+            ("move", [Option("move", str, t("discord.opt_move"), required=True, suggest=self._moves(""))]),
+            ("board", [Option("show", str, t("discord.opt_board"))]),
+            ("replay", [Option("move", app_commands.Range[int, 0, 100_000], t("discord.opt_replay"))]),
+            ("stats", [Option("user", discord.User, t("discord.opt_stats_user"))]),
+            ("leaderboard", [Option("game", str, t("discord.opt_game"), choices=game_choices)]),
+            ("rules", [Option("game", str, t("discord.opt_game"), choices=game_choices)]),
+            ("hints", [Option("state", str, t("discord.opt_hints"), required=True,
+                              choices=((t("discord.hints_on"), "on"), (t("discord.hints_off"), "off")))]),
+        ]  # fmt: skip
+        return [self._command(name, t(f"discord.{name}"), options, (name,)) for name, options in specs]
+
+    def _game_words(self) -> list[app_commands.Command[Any, ..., Any]]:
+        """The words a game adds (/take, /bid, /pass, /moves): one command each, shared by the games
+        that use the same word."""
+        taken = set(HOST_COMMANDS) | set(self.games)
+        words: dict[str, tuple[list[str], str | None]] = {}  # word -> (game titles, move prefix or None)
+        for game in self.games.values():
+            title = self._say(t(f"{game.name}.title"))
+            for word, prefix in game.move_words.items():
+                if word not in taken:
+                    titles, _ = words.setdefault(word, ([], prefix))
+                    titles.append(title)
+            for word in game.queries:
+                if word not in taken:
+                    words.setdefault(word, ([], None))[0].append(title)
+        commands = []
+        for word, (titles, prefix) in words.items():
+            key = "discord.word" if prefix is not None else "discord.word_query"
+            about = t(key, word=word, games=", ".join(titles))
+            suggest = self._moves(prefix) if prefix is not None else None
+            option = Option("args", str, t("discord.opt_word", word=word), suggest=suggest)
+            commands.append(self._command(word, about, [option], (word,)))
+        return commands
+
+    # --- making one command ------------------------------------------------------------
+    def _command(self, name: str, about: Msg, options: Sequence[Option], path: tuple[str, ...],
+                 parent: app_commands.Group | None = None) -> app_commands.Command[Any, ..., Any]:  # fmt: skip
+        run = self.run
+
+        async def callback(interaction: discord.Interaction, **values: Any) -> None:
+            words, mentions = list(path), {}
+            for option in options:
+                value = values.get(option.name)
+                if value is None:
+                    continue
+                if isinstance(value, discord.abc.User):
+                    token = f"<@{value.id}>"
+                    mentions[token] = value
+                    words.append(token)
+                elif word := option.words(value).strip():
+                    words.append(word)
+            await run(interaction, "/" + " ".join(words), mentions)
+
+        parameters = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                        annotation=discord.Interaction)]  # fmt: skip
+        ordered = [o for o in options if o.required] + [o for o in options if not o.required]
+        for option in ordered:
+            default = inspect.Parameter.empty if option.required else None
+            kind = option.kind if option.required else Optional[option.kind]  # noqa: UP045 (Range[...] has no |)
+            parameters.append(inspect.Parameter(option.name, inspect.Parameter.KEYWORD_ONLY, default=default,
+                                                annotation=kind))  # fmt: skip
+        callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+        callback.__name__ = callback.__qualname__ = f"{'_'.join(path)}"
+        # The decorators below only record what discord.py reads when it builds the command.
+        if options:
+            app_commands.describe(**{o.name: self._say(o.about) for o in options})(callback)
+        choices = {o.name: [app_commands.Choice(name=self._say(label)[:100], value=value)
+                            for label, value in o.choices[:MAX_CHOICES]] for o in options if o.choices}  # fmt: skip
+        if choices:
+            app_commands.choices(**choices)(callback)
+        suggestions = {o.name: o.suggest for o in options if o.suggest is not None}
+        if suggestions:
+            app_commands.autocomplete(**suggestions)(callback)
+        return app_commands.Command(name=name, description=self._say(about), callback=callback, parent=parent)
+
+    def _say(self, message: Msg | str) -> str:
+        return self.tr(message)[:100]
+
+    # --- suggestions --------------------------------------------------------------------
+    def _moves(self, prefix: str) -> Suggest:
+        async def suggest(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+            moves = await self.suggest_moves(interaction, prefix, current)
+            return [app_commands.Choice(name=m[:100], value=m[:100]) for m in moves[:MAX_CHOICES]]
+
+        return suggest
+
+    async def _suggest_timer(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        current = current.strip().lower()
+        found = [v for v in TIMERS if v.startswith(current)] or ([current] if current else [])
+        return [app_commands.Choice(name=v, value=v) for v in found]

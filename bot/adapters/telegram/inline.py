@@ -1,0 +1,62 @@
+"""Inline mode: a player types @thebot in the group and sees, privately, their hand and
+their legal plays. Choosing a play posts "/move <play>" into the group as that player
+(a message "via @thebot", which reaches the bot even in privacy mode); the host then
+applies it like any typed move. Choosing the hand posts "/hand", which sends the cards
+to the player's private chat (or a button that opens it) — never to the group.
+
+Telegram gives an inline query no chat, so the game is the player's most recently
+active Telegram game with hidden hands.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from telegram import InlineQuery, InlineQueryResultArticle, InlineQueryResultsButton, InputTextMessageContent
+from telegram.error import TelegramError
+
+from bot.i18n import t
+from bot.model import TELEGRAM
+
+if TYPE_CHECKING:
+    from bot.adapters.telegram.adapter import Telegram
+
+log = logging.getLogger(__name__)
+PAGE = 49  # Telegram takes at most 50 results per answer; the first page also has the hand
+
+
+async def answer_inline(tg: Telegram, query: InlineQuery) -> None:
+    tr = tg.tr
+    user_id = f"{TELEGRAM}:{query.from_user.id}"
+    found = await tg.host.hidden_hand(user_id, TELEGRAM)
+    try:
+        if found is None:
+            button = InlineQueryResultsButton(tr(t("telegram.inline_no_game")), start_parameter="help")
+            await query.answer([], cache_time=0, is_personal=True, button=button)
+            return
+        hand, plays = " · ".join(found.lines), found.plays
+        wanted = "".join(query.query.split()).lower()
+        if wanted:
+            plays = [p for p in plays if wanted in "".join(p.split()).lower()]
+        start = int(query.offset) if query.offset.isdigit() else 0
+        page = plays[start : start + PAGE]
+        results: list[InlineQueryResultArticle] = []
+        if start == 0:
+            title = tr(t("telegram.inline_hand_title"))
+            about = hand if plays or wanted else tr(t("telegram.inline_not_your_turn", hand=hand))
+            results.append(InlineQueryResultArticle(
+                f"hand.{found.session}", title, InputTextMessageContent("/hand"), description=about,
+            ))  # fmt: skip
+        for i, play in enumerate(page, start):
+            results.append(InlineQueryResultArticle(
+                f"play.{found.session}.{found.version}.{i}", tr(t("telegram.inline_play_title", move=play)),
+                InputTextMessageContent(f"/move {play}"), description=hand,
+            ))  # fmt: skip
+        more = str(start + PAGE) if start + PAGE < len(plays) else ""
+        button = InlineQueryResultsButton(tr(t("telegram.button_open_private")),
+                                          start_parameter=f"hand_{found.channel.partition(':')[2]}")  # fmt: skip
+        await query.answer(results, cache_time=0, is_personal=True, next_offset=more, button=button)
+    except TelegramError as e:  # the query expired while we looked (they last ~10 s)
+        log.info("answerInlineQuery failed: %s", e)
+

@@ -1,0 +1,75 @@
+"""How updates come in and requests go out: per-chat order, and a flood-safe rate limiter."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
+
+from telegram import Update
+from telegram.ext import AIORateLimiter, BaseUpdateProcessor
+
+# Requests that post nothing into a chat: Telegram's "20 messages a minute per group" is
+# about messages, so these skip the group limiter (a typing action must not wait 3 s).
+UNTHROTTLED = frozenset({
+    "sendChatAction", "getChatMember", "deleteMessage", "answerCallbackQuery", "answerInlineQuery",
+    "getMe", "setMyCommands", "deleteWebhook", "setWebhook", "getUpdates", "getWebhookInfo",
+})  # fmt: skip
+
+
+class FloodSafeLimiter(AIORateLimiter):
+    """AIORateLimiter (overall and per-group limits, RetryAfter honoured and retried), with
+    the requests that are not messages kept out of the per-group budget."""
+
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, bool | dict[str, Any] | list[dict[str, Any]]]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: int | None,
+    ) -> bool | dict[str, Any] | list[dict[str, Any]]:
+        if endpoint in UNTHROTTLED:
+            data = {k: v for k, v in data.items() if k != "chat_id"}  # only what the limiter looks at
+        return await super().process_request(callback, args, kwargs, endpoint, data, rate_limit_args)
+
+
+class ChatOrder(BaseUpdateProcessor):
+    """Updates of different chats run concurrently (a group waiting on its flood limit does
+    not hold up the others); updates of one chat run one at a time, in the order they came."""
+
+    def __init__(self, max_concurrent_updates: int = 256) -> None:
+        super().__init__(max_concurrent_updates)
+        self._locks: dict[object, asyncio.Lock] = {}
+        self._users: dict[object, int] = {}
+
+    async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
+        key = _key(update)
+        if key is None:
+            await coroutine
+            return
+        lock = self._locks.setdefault(key, asyncio.Lock())
+        self._users[key] = self._users.get(key, 0) + 1
+        try:
+            async with lock:
+                await coroutine
+        finally:
+            self._users[key] -= 1
+            if not self._users[key]:  # nobody else waits: forget the lock
+                del self._users[key], self._locks[key]
+
+    async def initialize(self) -> None:
+        pass
+
+    async def shutdown(self) -> None:
+        pass
+
+
+def _key(update: object) -> object:
+    if not isinstance(update, Update):
+        return None
+    if update.inline_query is not None:  # inline answers only read: never behind a busy group
+        return ("inline", update.inline_query.from_user.id)
+    chat = update.effective_chat
+    return ("chat", chat.id) if chat is not None else None

@@ -1,0 +1,71 @@
+"""The one command parser for every platform: text in, `Command` out.
+
+Discord slash commands and Telegram commands both arrive as the text a user
+would have typed ("/nim start 3 4 5", "/take@gamehost_bot 2 3"), so they share
+this parser. It never raises: anything it cannot read is a `ParseError`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engines.base import Msg, msg
+
+MAX_TEXT = 1000  # longer text is not a command anyone typed
+MAX_ARGS = 40
+
+# Commands scoped to one game: /nim start, /gomoku challenge @bob, /ddz solo hard.
+GAME_ACTIONS = ("start", "challenge", "solo", "rules", "leaderboard")
+# Commands about the channel's session or the bot itself.
+HOST_COMMANDS = (
+    "help", "rules", "join", "accept", "decline", "go", "move", "undo", "draw", "restart", "resign",
+    "board", "hint", "hand", "record", "stats", "leaderboard", "cancel", "rematch", "back", "hints",
+    "games", "replay",
+)  # fmt: skip
+MENTION = re.compile(r"^(@[\w.]{1,64}|<@!?\d{1,25}>)$")
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str  # a host command, a game action, or a word the session's game knows (/take, /moves)
+    game: str | None = None  # set for game actions: the game's name
+    args: tuple[str, ...] = ()
+    mentions: tuple[str, ...] = ()  # mention tokens among the arguments, in order
+    word: str = ""  # the command word as typed (for messages)
+
+
+@dataclass(frozen=True)
+class ParseError:
+    reason: Msg
+
+
+def parse(text: str, games: dict[str, str], bot_name: str | None = None) -> Command | ParseError | None:
+    """Read a command. `games` maps every game name and alias to the game's name.
+
+    None: the text is not a command at all (ordinary chat).
+    """
+    text = text.strip()
+    if not text.startswith("/") or len(text) > MAX_TEXT:
+        return None
+    words = text[1:].split()
+    if not words:
+        return None
+    head, _, addressee = words[0].partition("@")
+    if addressee and bot_name and addressee.lower() != bot_name.lower():
+        return None  # "/start@otherbot" is for another bot in the group
+    word = head.lower()
+    args = words[1:]
+    if len(args) > MAX_ARGS:
+        return ParseError(msg("host.too_many_words", most=MAX_ARGS))
+    if not re.fullmatch(r"[a-z0-9_]{1,32}", word):
+        return ParseError(msg("host.unknown_command", command=head[:32]))
+    mentions = tuple(a for a in args if MENTION.match(a))
+    if word in games:
+        action = args[0].lower() if args else "start"
+        if action in GAME_ACTIONS:
+            args = args[1:]
+        else:
+            action = "start"  # "/nim 3 4 5" starts a game too
+        return Command(action, games[word], tuple(args), mentions, word)
+    return Command(word, None, tuple(args), mentions, word)

@@ -1,0 +1,81 @@
+"""Settings: from the command line, then GAMEHOST_* environment variables, then defaults."""
+
+from __future__ import annotations
+
+import os
+from typing import Annotated, Any
+
+from pydantic import AliasChoices, Field, field_validator, model_validator
+from pydantic_settings import BaseSettings, CliApp, NoDecode, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="GAMEHOST_", cli_prog_name="gamehost", cli_kebab_case=True, cli_implicit_flags=True,
+        extra="ignore",
+    )  # fmt: skip
+
+    db: str = Field("gamehost.db", description="the SQLite file that holds every game")
+    images: str = Field("gamehost-images", description="where the console bot writes its pictures")
+    turn_seconds: int = Field(300, ge=10, description="time per move before a player times out")
+    lobby_seconds: int = Field(900, ge=10, description="how long an open table waits for players")
+    ai_workers: int = Field(os.cpu_count() or 1, ge=0, description="AI worker processes (0: a thread)")
+    language: str = Field("en", description="language of the bot's messages")
+    console: bool = Field(False, description="run the console bot even when a platform token is set")
+    name: str = Field("alice", description="who types first in the console bot")
+    log_level: str = Field("WARNING", description="DEBUG, INFO, WARNING or ERROR")
+
+    # Telegram: on when a token is set (TELEGRAM_TOKEN or GAMEHOST_TELEGRAM_TOKEN).
+    telegram_token: str | None = Field(
+        None, validation_alias=AliasChoices("telegram_token", "gamehost_telegram_token"),
+        description="the bot token from @BotFather; starts the Telegram bot",
+    )  # fmt: skip
+    telegram_api_url: str = Field("https://api.telegram.org", description="Bot API server, or a local one")
+    telegram_local_mode: bool = Field(False, description="the Bot API server runs with --local")
+    telegram_webhook_url: str | None = Field(None, description="public HTTPS URL for webhooks (unset: polling)")
+    telegram_webhook_secret: str | None = Field(None, description="secret token Telegram sends with each webhook call")
+    telegram_webhook_listen: str = Field("0.0.0.0", description="address the webhook server listens on")
+    telegram_webhook_port: int = Field(8443, description="port the webhook server listens on")
+
+    # Discord: on when a token is set (DISCORD_TOKEN or GAMEHOST_DISCORD_TOKEN).
+    discord_token: str | None = Field(
+        None, validation_alias=AliasChoices("discord_token", "gamehost_discord_token"),
+        description="the bot token from the Discord developer portal; starts the Discord bot",
+    )  # fmt: skip
+    discord_guilds: Annotated[list[int], NoDecode] = Field(
+        [], description="guild ids to sync the slash commands to at once, e.g. 123,456 (empty: globally)"
+    )
+    discord_api_url: str | None = Field(None, description="REST base URL, e.g. a REST proxy (unset: Discord's)")
+    discord_gateway_url: str | None = Field(None, description="gateway websocket URL (unset: Discord's)")
+    discord_shard_count: int | None = Field(
+        None, ge=0, description="run sharded with this many shards in all (0: as many as Discord recommends)"
+    )
+    discord_shard_ids: Annotated[list[int], NoDecode] = Field(
+        [], description="the shards this process runs, e.g. 0,1 (empty: all; needs discord_shard_count)"
+    )
+
+    @field_validator("discord_guilds", "discord_shard_ids", mode="before")
+    @classmethod
+    def _id_list(cls, value: Any) -> Any:
+        # "123,456", "123 456" or "[123, 456]" from the environment or the command line.
+        if isinstance(value, str):
+            return [int(v) for v in value.replace("[", " ").replace("]", " ").replace(",", " ").split()]
+        if isinstance(value, list) and len(value) == 1 and isinstance(value[0], str):
+            return cls._id_list(value[0])
+        return value
+
+    @model_validator(mode="after")
+    def _shards(self) -> Settings:
+        if self.discord_shard_ids and not self.discord_shard_count:
+            raise ValueError("discord_shard_ids needs discord_shard_count (the total number of shards)")
+        if any(not 0 <= i < (self.discord_shard_count or 0) for i in self.discord_shard_ids):
+            raise ValueError("every id in discord_shard_ids must be below discord_shard_count")
+        return self
+
+    @property
+    def wants_console(self) -> bool:
+        return self.console or not (self.telegram_token or self.discord_token)
+
+
+def load(args: list[str] | None = None) -> Settings:
+    return CliApp.run(Settings, cli_args=args if args is not None else [])

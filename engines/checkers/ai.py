@@ -1,0 +1,447 @@
+"""The computer players.
+
+- easy: the seed's computer — the piece that can go farthest (largest gain in
+  distance to goal; among equals the piece farthest behind).
+- normal: lookahead of three plies on distance to goal alone.
+- hard: iterative deepening (1, 3, 5, ... plies) within the time budget, and an
+  evaluation that also counts pieces left behind and pieces straying from the
+  straight line to the goal.
+
+Two players: negamax alpha-beta, moves ordered by their gain (the best few
+searched at inner nodes), a transposition table (bounds and best move of each
+position). Three or more players: best-reply search (Schadd & Winands 2011): the
+AI's own moves alternate with one layer holding the most promising moves of all
+the other players together, of which the worst for the AI is assumed. Once no
+other piece is left anywhere the AI's pieces still have to pass, the search
+looks at the AI's own moves only (deeper, and it finds the quickest way home).
+
+Wins are scored as WIN minus the ply at which they happen, so the AI takes the
+shortest way home; with two players a move that lets the other finish is a loss.
+A small bonus for progress made now, growing while nobody makes progress, breaks
+ties between waiting and moving on, so the AI does not dawdle.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from engines.checkers import board as B
+from engines.checkers.game import GOAL, GOAL_POINT, State
+
+WIN = 1_000_000
+INF = 10**9
+
+
+class Timeout(Exception):
+    pass
+
+
+# Search settings per level: the depths searched in turn (plies; odd, so that the AI's own
+# move comes last), how many moves are searched at the root, at inner nodes and at the last
+# ply (the best by gain), and whether the evaluation counts stragglers and straying from
+# the centre line (weights below) or distance alone. Time: at most the budget.
+LEVELS = {
+    "normal": {"depths": (1, 3), "solo": (1, 2, 3), "root": 24, "inner": 8, "leaf": 6, "positional": False},
+    "hard": {"depths": (1, 3, 5, 7, 9), "solo": (1, 2, 3, 4, 5, 6), "root": 40, "inner": 10, "leaf": 8,
+             "positional": True},
+}
+MULTI_LEVELS = {
+    "normal": {"depths": (1, 3), "solo": (1, 2, 3), "root": 20, "inner": 3, "leaf": 6, "positional": False},
+    "hard": {"depths": (1, 3, 5, 7, 9), "solo": (1, 2, 3, 4, 5, 6), "root": 30, "inner": 4, "leaf": 8,
+             "positional": True},
+}
+# Evaluation: distance to goal, plus STRAGGLE per step a piece is more than LAG steps
+# behind the average of its side, plus CENTRE per hole a piece is off the straight line
+# from its start to its goal (tuned by self-play at depth 3).
+STRAGGLE, LAG, CENTRE = 1.5, 3.0, 0.25
+# With three or more players, what another player finishing counts against the AI.
+OTHER_FINISHES = 20.0
+# Moves searched at each node of the search over the AI's own moves alone.
+SOLO_WIDTH = 8
+# Bonus per step of progress of the move played, and its growth per round without progress.
+URGE, URGE_PER_ROUND = 0.25, 0.5
+
+
+class Position:
+    """A mutable copy of a state for searching: board, pieces per seat, distance sums, hash."""
+
+    def __init__(self, state: State) -> None:
+        n = state.seats
+        self.n = n
+        self.board = list(state.board)
+        self.pieces = [[h for h in range(B.SIZE) if self.board[h] == s + 1] for s in range(n)]
+        self.goal = GOAL[n]
+        self.dist = [B.TIP_DISTANCE[GOAL_POINT[n][s]] for s in range(n)]
+        self.goal_holes = [B.POINTS[GOAL_POINT[n][s]] for s in range(n)]
+        self.owner = [next((s for s in range(n) if self.goal[s][h]), -1) for h in range(B.SIZE)]
+        self.sum = [sum(self.dist[s][h] for h in self.pieces[s]) for s in range(n)]
+        self.side = [SIDEWAYS[GOAL_POINT[n][s] % 3] for s in range(n)]
+        self.finished = set(state.finished)
+        self.hash = 0
+        for h in range(B.SIZE):
+            if self.board[h]:
+                self.hash ^= ZOBRIST[self.board[h] - 1][h]
+
+    def moves(self, s: int) -> list[tuple[int, int]]:
+        """Every (start, destination) of seat s; each destination once per piece."""
+        board, goal, mark = self.board, self.goal[s], s + 1
+        steps, jumps = B.STEPS, B.JUMPS
+        out: list[tuple[int, int]] = []
+        for h in self.pieces[s]:
+            board[h] = 0
+            inside = goal[h]
+            for n in steps[h]:
+                if not board[n] and (not inside or goal[n]):
+                    out.append((h, n))
+            seen = {h}
+            stack = [h]
+            while stack:
+                x = stack.pop()
+                gx = goal[x]
+                for over, land in jumps[x]:
+                    if board[over] and not board[land] and land not in seen and (not gx or goal[land]):
+                        seen.add(land)
+                        stack.append(land)
+                        out.append((h, land))
+            board[h] = mark
+        return out
+
+    def ordered(self, s: int, first: tuple[int, int] | None = None) -> list[tuple[int, int]]:
+        """Moves by gain toward the goal, then rear pieces first; `first` (the table's move) ahead of all."""
+        d = self.dist[s]
+        moves = self.moves(s)
+        moves.sort(key=lambda m: (d[m[1]] - d[m[0]]) * 64 - d[m[0]])
+        if first is not None and first in moves:
+            moves.remove(first)
+            moves.insert(0, first)
+        return moves
+
+    def do(self, s: int, f: int, t: int) -> None:
+        self.board[f] = 0
+        self.board[t] = s + 1
+        p = self.pieces[s]
+        p[p.index(f)] = t
+        self.sum[s] += self.dist[s][t] - self.dist[s][f]
+        z = ZOBRIST[s]
+        self.hash ^= z[f] ^ z[t]
+
+    def undo(self, s: int, f: int, t: int) -> None:
+        self.board[t] = 0
+        self.board[f] = s + 1
+        p = self.pieces[s]
+        p[p.index(t)] = f
+        self.sum[s] += self.dist[s][f] - self.dist[s][t]
+        z = ZOBRIST[s]
+        self.hash ^= z[f] ^ z[t]
+
+    def filled(self, s: int) -> bool:
+        board, mark = self.board, s + 1
+        holes = self.goal_holes[s]
+        return all(board[h] for h in holes) and any(board[h] == mark for h in holes)
+
+    def finisher(self, s: int, t: int) -> int:
+        """Who finishes because seat s just landed on t: s, the owner of that goal, or -1."""
+        o = self.owner[t]
+        if o >= 0 and o not in self.finished and self.filled(o):
+            return o
+        return -1
+
+    def cost(self, s: int, straggle: float, lag: float, centre: float) -> float:
+        """Distance to goal of seat s, plus a penalty for every step a piece lags behind the pack."""
+        d = self.dist[s]
+        total = self.sum[s]
+        if straggle:
+            limit = total / len(self.pieces[s]) + lag
+            total += straggle * sum(d[h] - limit for h in self.pieces[s] if d[h] > limit)
+        if centre:
+            side = self.side[s]
+            total += centre * sum(side[h] for h in self.pieces[s])
+        return total
+
+
+# SIDEWAYS[axis][h]: how far h is from the line through the tips of points axis and axis + 3, in holes.
+SIDEWAYS = tuple(
+    tuple(abs(x) / 2 for x in (q - s_, r - s_, q - r))[axis : axis + 1][0]
+    for axis in range(3)
+    for q, r in B.COORDS
+    for s_ in (-q - r,)
+)
+SIDEWAYS = tuple(SIDEWAYS[axis * B.SIZE : (axis + 1) * B.SIZE] for axis in range(3))
+
+_rng = random.Random(20240517)
+ZOBRIST = [[_rng.getrandbits(62) for _ in range(B.SIZE)] for _ in range(6)]
+SIDE = [_rng.getrandbits(62) for _ in range(6)]
+EXACT, LOWER, UPPER = 0, 1, 2
+
+
+# --- easy ----------------------------------------------------------------------------------
+def greedy(pos: Position, s: int, rng: random.Random) -> tuple[int, int]:
+    """The move that goes farthest toward the goal; among equals, the rearmost piece; then at random."""
+    d = pos.dist[s]
+    moves = pos.moves(s)
+    best = max((d[f] - d[t]) * 64 + d[f] for f, t in moves)
+    return rng.choice([(f, t) for f, t in moves if (d[f] - d[t]) * 64 + d[f] == best])
+
+
+# --- two players: alpha-beta ------------------------------------------------------------------
+class Search:
+    def __init__(self, pos: Position, me: int, settings: dict, deadline: float) -> None:
+        self.pos = pos
+        self.me = me
+        self.s = settings
+        self.deadline = deadline
+        positional = settings.get("positional", True)
+        self.straggle = settings.get("straggle", STRAGGLE) if positional else 0.0
+        self.lag = settings.get("lag", LAG)
+        self.centre = settings.get("centre", CENTRE) if positional else 0.0
+        # position hash -> (depth, value, best move, EXACT / LOWER / UPPER bound)
+        self.table: dict[int, tuple[int, float, tuple[int, int], int]] = {}
+        self.nodes = 0
+        # Root moves scoring within `margin` of the best are searched exactly (the progress bonus
+        # may still make one of them the choice); the others only shown to be worse.
+        self.margin = 1e-9
+
+    def check_time(self) -> None:
+        self.nodes += 1
+        if not self.nodes & 63 and time.perf_counter() > self.deadline:
+            raise Timeout
+
+    def evaluate(self, s: int) -> float:
+        """From the side of seat s (two players)."""
+        pos, w, lag, c = self.pos, self.straggle, self.lag, self.centre
+        return pos.cost(1 - s, w, lag, c) - pos.cost(s, w, lag, c)
+
+    def negamax(self, s: int, depth: int, alpha: float, beta: float, ply: int) -> float:
+        self.check_time()
+        pos = self.pos
+        key = pos.hash ^ SIDE[s]
+        entry = self.table.get(key)
+        if entry is not None and entry[0] >= depth and abs(entry[1]) < WIN - 1000:
+            kind, value = entry[3], entry[1]
+            if kind == EXACT or (kind == LOWER and value >= beta) or (kind == UPPER and value <= alpha):
+                return value
+        moves = pos.ordered(s, entry[2] if entry else None)
+        if not moves:
+            return self.evaluate(s)
+        width = self.s["leaf"] if depth == 1 else self.s["inner"]
+        alpha0 = alpha
+        best = -INF
+        best_move = moves[0]
+        for f, t in moves[:width]:
+            pos.do(s, f, t)
+            done = pos.finisher(s, t)
+            if done == s:
+                v = WIN - ply
+            elif done >= 0:
+                v = -(WIN - ply)
+            elif depth == 1:
+                v = self.evaluate(s)
+            else:
+                v = -self.negamax(1 - s, depth - 1, -beta, -alpha, ply + 1)
+            pos.undo(s, f, t)
+            if v > best:
+                best, best_move = v, (f, t)
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        kind = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+        self.table[key] = (depth, best, best_move, kind)
+        return best
+
+    def root(self, depth: int, moves: list[tuple[int, int]]) -> list[tuple[float, tuple[int, int]]]:
+        """Scores of the root moves at `depth` (a move that cannot beat the best so far: an upper bound)."""
+        pos, s = self.pos, self.me
+        scored = []
+        alpha = -INF
+        for f, t in moves:
+            pos.do(s, f, t)
+            done = pos.finisher(s, t)
+            if done == s:
+                v = WIN
+            elif done >= 0:
+                v = -WIN
+            elif depth == 1:
+                v = self.evaluate(s)
+            else:
+                v = -self.negamax(1 - s, depth - 1, -INF, -(alpha - self.margin), 1)
+            pos.undo(s, f, t)  # (after a Timeout the position is left as it is: it is not used again)
+            scored.append((v, (f, t)))
+            alpha = max(alpha, v)
+        return scored
+
+
+def _deepen(search, moves: list[tuple[int, int]], depths: tuple[int, ...], urge: float) -> tuple[int, int]:
+    """Iterative deepening: the best move of the deepest search that finished in time.
+
+    A deeper search is begun only if it is likely to finish: its time is guessed from
+    how much longer the last search took than the one before. `urge` is added per step
+    a move gains toward the goal, so that of two moves the search values alike the one
+    that makes progress now is played (no dawdling).
+    """
+    d = search.pos.dist[search.me]
+    search.margin = urge * max(0, *(d[f] - d[t] for f, t in moves)) + 1e-9
+    best = moves[0]
+    growth = 8.0
+    took = 0.0
+    for depth in depths:
+        started = time.perf_counter()
+        if depth > depths[0] and started + took * growth > search.deadline:
+            break
+        try:
+            scored = search.root(depth, moves)
+        except Timeout:
+            break
+        before, took = took, time.perf_counter() - started
+        if before > 0.002:
+            growth = max(2.0, took / before)
+        # Stable sort: among equal scores the better-ordered (larger gain) move stays first.
+        order = sorted(range(len(scored)), key=lambda i: -(scored[i][0] + urge * (d[moves[i][0]] - d[moves[i][1]])))
+        moves = [scored[i][1] for i in order]
+        best = moves[0]
+        if scored[order[0]][0] >= WIN - 1000:
+            break
+    return best
+
+
+# --- three or more players: best-reply search -----------------------------------------------------
+class BestReply(Search):
+    def evaluate(self, s: int) -> float:
+        """From the side of the AI: its distance against that of its closest rival."""
+        pos, me = self.pos, self.me
+        w, lag, c = self.straggle, self.lag, self.centre
+        rivals = [pos.cost(o, w, lag, c) for o in range(pos.n) if o != me and o not in pos.finished]
+        return (min(rivals) if rivals else 0) - pos.cost(me, w, lag, c)
+
+    def replies(self) -> list[tuple[int, int, int]]:
+        """The most promising moves of every other player still playing: (seat, start, destination)."""
+        pos, k = self.pos, self.s["inner"]
+        out = []
+        for o in range(pos.n):
+            if o != self.me and o not in pos.finished:
+                out.extend((o, f, t) for f, t in pos.ordered(o)[:k])
+        return out
+
+    def brs(self, mine: bool, depth: int, alpha: float, beta: float, ply: int) -> float:
+        self.check_time()
+        pos, me = self.pos, self.me
+        if mine:
+            moves = [(me, f, t) for f, t in pos.ordered(me)[: self.s["leaf"] if depth == 1 else self.s["inner"] * 2]]
+        else:
+            moves = self.replies()
+        if not moves:
+            return self.evaluate(me) if depth == 1 else self.brs(not mine, depth - 1, alpha, beta, ply + 1)
+        best = -INF if mine else INF
+        for s, f, t in moves:
+            pos.do(s, f, t)
+            done = pos.finisher(s, t)
+            if done == me:
+                v = WIN - ply
+            elif done >= 0:  # someone else takes a place; the game goes on
+                v = self.evaluate(me) - OTHER_FINISHES
+            elif depth == 1:
+                v = self.evaluate(me)
+            else:
+                v = self.brs(not mine, depth - 1, alpha, beta, ply + 1)
+            pos.undo(s, f, t)
+            if mine:
+                if v > best:
+                    best = v
+                    alpha = max(alpha, v)
+            elif v < best:
+                best = v
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
+        return best
+
+    def root(self, depth: int, moves: list[tuple[int, int]]) -> list[tuple[float, tuple[int, int]]]:
+        pos, me = self.pos, self.me
+        scored = []
+        alpha = -INF
+        for f, t in moves:
+            pos.do(me, f, t)
+            done = pos.finisher(me, t)
+            if done == me:
+                v = WIN
+            elif done >= 0:
+                v = self.evaluate(me) - OTHER_FINISHES
+            elif depth == 1:
+                v = self.evaluate(me)
+            else:
+                v = self.brs(False, depth - 1, alpha - self.margin, INF, 1)
+            pos.undo(me, f, t)
+            scored.append((v, (f, t)))
+            alpha = max(alpha, v)
+        return scored
+
+
+# --- a race without contact: the AI's own moves only -------------------------------------------------
+def apart(pos: Position, me: int, margin: int) -> bool:
+    """True when no other player's piece (finished players' excepted) is anywhere the AI's pieces
+    still have to pass: all are farther from the AI's goal than its last piece, by `margin`."""
+    d = pos.dist[me]
+    rear = max(d[h] for h in pos.pieces[me]) + margin
+    return all(d[h] > rear for o in range(pos.n) if o != me and o not in pos.finished for h in pos.pieces[o])
+
+
+class Solo(Search):
+    """Depth-first search over the AI's own next moves, as if the others passed: the shortest
+    way home once nobody can get in the way (depth = own moves)."""
+
+    def evaluate(self, s: int) -> float:
+        return -self.pos.cost(self.me, self.straggle, self.lag, self.centre)
+
+    def solo(self, depth: int, ply: int) -> float:
+        self.check_time()
+        pos, me = self.pos, self.me
+        best = -INF
+        for f, t in pos.ordered(me)[:SOLO_WIDTH]:
+            pos.do(me, f, t)
+            if pos.filled(me):
+                v = WIN - ply
+            elif depth == 1:
+                v = self.evaluate(me)
+            else:
+                v = self.solo(depth - 1, ply + 1)
+            pos.undo(me, f, t)
+            best = max(best, v)
+        return best if best > -INF else self.evaluate(me)
+
+    def root(self, depth: int, moves: list[tuple[int, int]]) -> list[tuple[float, tuple[int, int]]]:
+        pos, me = self.pos, self.me
+        scored = []
+        for f, t in moves:
+            pos.do(me, f, t)
+            if pos.filled(me):
+                v = WIN
+            elif depth == 1:
+                v = self.evaluate(me)
+            else:
+                v = self.solo(depth - 1, 1)
+            pos.undo(me, f, t)
+            scored.append((v, (f, t)))
+        return scored
+
+
+# --- entry point ---------------------------------------------------------------------------------
+def choose(state: State, seat: int, level: str, budget: float, rng: random.Random) -> tuple[int, int]:
+    """The AI's move as (start hole, destination hole)."""
+    started = time.perf_counter()
+    pos = Position(state)
+    if level == "easy":
+        return greedy(pos, seat, rng)
+    two = state.seats == 2
+    settings = (LEVELS if two else MULTI_LEVELS)[level]
+    deadline = started + budget * 0.75
+    moves = pos.ordered(seat)
+    if len(moves) == 1:
+        return moves[0]
+    # The longer nobody has made progress, the more the AI prefers progress to waiting.
+    urge = URGE + URGE_PER_ROUND * (state.idle // state.seats)
+    if apart(pos, seat, 1 if two else 3):
+        search = Solo(pos, seat, settings, deadline)
+        return _deepen(search, moves[: settings["root"]], settings["solo"], urge)
+    search = (Search if two else BestReply)(pos, seat, settings, deadline)
+    return _deepen(search, moves[: settings["root"]], settings["depths"], urge)

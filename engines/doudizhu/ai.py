@@ -1,0 +1,643 @@
+"""The Dou Dizhu AI: bidding, play at three levels, and two benchmark opponents.
+
+Everything here works from what one seat may see — its view (`DouDizhu.view(state,
+seat)`): its own hand, the card counts, the bottom cards and every card played.
+`choose(view, level, rng, budget)` returns the seat's move (`choose_for_state(state, seat, level)`
+does the same from a state, through the seat's view); `random_player` and
+`rule_player` are the benchmark opponents (random legal play; lead the lowest
+group, answer with the smallest play that beats).
+
+- Bidding: the seed's hand value — the best split's play values minus a cost per
+  hand (手数) — against thresholds; a hopeless hand never bids.
+- easy: plays the groups of its best split, the lowest first; answers from them;
+  a bomb only against a player about to go out; now and then a careless move.
+- normal: scores every candidate by the split of what would be left, counts the
+  cards seen (which of its plays nobody can beat), keeps bombs for when they
+  matter, cooperates as a farmer, and solves endgames exactly when few cards
+  remain (every consistent deal of the unseen cards, perfect play in each).
+- hard: normal's best candidates weighed by simulation: deals of the unseen cards
+  consistent with what was seen (the landlord still holds the bottom cards it has
+  not played) are played out by a fast policy for every seat, within the budget.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from math import comb
+
+from engines.base import JSON
+from engines.doudizhu.cards import (
+    BLACK_JOKER,
+    RANKS,
+    RED_JOKER,
+    TWO,
+    Counts,
+    counts_of_cards,
+    rank_of,
+    ranks_of_counts,
+)
+from engines.doudizhu.game import CALL, PASS, DouDizhu, Move, State
+from engines.doudizhu.plan import HAND_COST, Plan, group_value, minus, plan
+from engines.doudizhu.rules import (
+    BOMB,
+    PAIR,
+    ROCKET,
+    SINGLE,
+    Combo,
+    Play,
+    all_plays,
+    answers,
+    beats,
+    classify,
+    has_answer,
+)
+from engines.doudizhu.solver import OutOfNodes, Solver
+
+# --- what a seat knows ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    seat: int
+    landlord: int | None
+    hand: Counts
+    counts: tuple[int, int, int]  # cards held per seat
+    unseen: Counts  # the cards the two other seats hold together
+    trick: tuple[int, Combo] | None  # who made the play to beat, and the play; None: we lead
+    landlord_known: Counts  # bottom cards the landlord has not played (known to be in its hand)
+    mode: str
+    bid: int
+    bids: tuple[tuple[int, int], ...]
+    played: tuple[int, int, int]  # plays (not passes) made per seat
+
+    @property
+    def bidding(self) -> bool:
+        return self.landlord is None
+
+    def team(self, seat: int) -> bool:
+        """True for the landlord's side."""
+        return seat == self.landlord
+
+    def partner(self) -> int | None:
+        if self.landlord is None or self.seat == self.landlord:
+            return None
+        return 3 - self.seat - self.landlord
+
+    def enemies(self) -> list[int]:
+        if self.seat == self.landlord:
+            return [s for s in range(3) if s != self.seat]
+        return [self.landlord] if self.landlord is not None else []
+
+
+def knowledge(view: JSON) -> Knowledge:
+    seat = view["seat"]
+    hand = counts_of_cards(view["hand"])
+    unseen = tuple(view["unseen"])
+    landlord = view["landlord"]
+    known = [0] * RANKS
+    played = [0, 0, 0]
+    if landlord is not None and view["bottom"]:
+        left = set(view["bottom"])
+        for s, cards in view["history"]:
+            if cards:
+                played[s] += 1
+            if s == landlord:
+                left -= set(cards)
+        if seat != landlord:
+            for card in left:
+                known[rank_of(card)] += 1
+    trick = None
+    if view["trick"] is not None:
+        t = view["trick"]
+        trick = (t["seat"], Combo(t["kind"], t["rank"], t["chain"], len(t["cards"])))
+    return Knowledge(
+        seat, landlord, hand, tuple(view["counts"]), unseen, trick, tuple(known), view["mode"], view["bid"],
+        tuple((s, b) for s, b in view["bids"]), tuple(played),
+    )
+
+
+def to_move(play: Play | None) -> Move:
+    return PASS if play is None else Move("play", ranks=ranks_of_counts(play.counts))
+
+
+# --- bidding --------------------------------------------------------------------------------
+
+# Thresholds on `hand_strength` of the 17 dealt cards, from `bench/doudizhu.py --calibrate 400` (the
+# landlord's win rate, normal against normal, by strength of its dealt cards: about 0.41 below -57,
+# 0.5 from -57 to -41, 0.55-0.7 from -41 to -26, 0.7-0.75 above). Bids are kept on the careful side
+# of those figures because people defend better than the AI's farmers do.
+BID_THRESHOLDS = (-44.0, -36.0, -26.0)  # bid 1, 2, 3 from these strengths
+CALL_THRESHOLD = -40.0
+
+
+def hand_strength(hand: Counts) -> float:
+    """The seed's hand value: play-type values minus a cost per hand of the best split, plus controls."""
+    split = plan(hand)
+    controls = hand[TWO] + 1.5 * hand[BLACK_JOKER] + 2 * hand[RED_JOKER]
+    return split.score + 2.0 * controls
+
+
+def choose_bid(k: Knowledge, level: str, rng: random.Random) -> Move:
+    strength = hand_strength(k.hand)
+    if level == "easy":
+        strength += rng.uniform(-4, 4)
+    if k.mode == CALL:
+        return Move("call") if strength >= CALL_THRESHOLD else PASS
+    want = sum(1 for t in BID_THRESHOLDS if strength >= t)
+    return Move("bid", bid=want) if want > k.bid else PASS
+
+
+# --- shared judgement ------------------------------------------------------------------------
+
+
+def can_be_beaten(k: Knowledge, combo: Combo) -> bool:
+    """Whether the cards we have not seen hold an answer (our partner's cards count too: we don't know them)."""
+    return has_answer(k.unseen, combo)
+
+
+def enemy_min_cards(k: Knowledge) -> int:
+    return min((k.counts[s] for s in k.enemies()), default=20)
+
+
+def safe_groups(k: Knowledge, groups: Sequence[Play]) -> list[Play]:
+    return [g for g in groups if not can_be_beaten(k, g.combo)]
+
+
+def finishing_order(k: Knowledge, split: Plan) -> Play | None:
+    """If every group but one is unbeatable, play an unbeatable one now (the last group goes at the end)."""
+    safe = safe_groups(k, split.groups)
+    if split.hands - len(safe) <= 1 and safe:
+        # Non-bombs first (bombs double the stake only when they are needed later anyway: play them last but one).
+        safe.sort(key=lambda g: (g.combo.kind in (BOMB, ROCKET), -g.combo.size))
+        return safe[0]
+    return None
+
+
+# --- easy / fast policy ----------------------------------------------------------------------
+
+
+def fast_lead(hand: Counts, split: Plan, enemy_min: int, partner_min: int | None) -> Play:
+    groups = list(split.groups)
+    if len(groups) == 1:
+        return groups[0]
+
+    def key(g: Play) -> tuple[float, int]:
+        value = group_value(g.combo)
+        if g.combo.kind in (BOMB, ROCKET):
+            value += 30
+        if enemy_min <= 2 and g.combo.size == enemy_min and g.combo.kind in (SINGLE, PAIR):
+            value += 25 - g.combo.rank  # don't feed an enemy about to go out; if we must, play high
+        if partner_min == 1 and g.combo.kind == SINGLE:
+            value -= 10
+        return value, -g.combo.size
+
+    return min(groups, key=key)
+
+
+def fast_follow(hand: Counts, split: Plan, trick: Combo, partner_owns: bool, danger: bool) -> Play | None:
+    """An answer from the groups of our split (smallest first); a split-breaking answer or a bomb only in danger."""
+    total = sum(hand)
+    if trick.size == total and classify(hand) is not None and has_answer(hand, trick):
+        whole = classify(hand)
+        if whole is not None and beats(whole, trick):
+            return Play(whole, hand)
+    if partner_owns:
+        return None
+    fits = [g for g in split.groups if g.combo.kind not in (BOMB, ROCKET) and beats(g.combo, trick)]
+    if fits:
+        return min(fits, key=lambda g: g.combo.rank)
+    if not danger:
+        return None
+    options = answers(hand, trick)
+    if not options:
+        return None
+    return min(options, key=lambda p: (p.combo.kind in (BOMB, ROCKET), p.combo.kind == ROCKET, p.combo.rank))
+
+
+def easy_play(k: Knowledge, rng: random.Random) -> Play | None:
+    split = plan(k.hand)
+    partner = k.partner()
+    if k.trick is None:
+        if rng.random() < 0.15:
+            return rng.choice(split.groups)
+        return fast_lead(k.hand, split, enemy_min_cards(k), None if partner is None else k.counts[partner])
+    owner, combo = k.trick
+    danger = k.counts[owner] <= 3 and owner != partner
+    move = fast_follow(k.hand, split, combo, owner == partner, danger)
+    if move is not None and rng.random() < 0.1:
+        return None
+    return move
+
+
+# --- normal ----------------------------------------------------------------------------------
+
+
+def _after(hand: Counts, play: Play) -> Plan | None:
+    rest = minus(hand, play.counts)
+    return plan(rest) if any(rest) else None
+
+
+def _lead_candidates(k: Knowledge, split: Plan) -> list[Play]:
+    seen: set[Counts] = set()
+    out: list[Play] = []
+    for g in split.groups:
+        if g.counts not in seen:
+            seen.add(g.counts)
+            out.append(g)
+        # A trio is a candidate also without the kicker the split gave it.
+        if classify(g.counts) is not None and g.combo.kind in ("trio_single", "trio_pair"):
+            trio = tuple(3 if i == g.combo.rank else 0 for i in range(RANKS))
+            if trio not in seen:
+                seen.add(trio)
+                out.append(Play(Combo("trio", g.combo.rank, 1, 3), trio))
+    partner = k.partner()
+    if partner is not None and k.counts[partner] <= 2:
+        # Our partner is about to go out: our lowest single or pair, even from a bigger group, is a candidate.
+        width = k.counts[partner]
+        for rank in range(RANKS):
+            if k.hand[rank] >= width:
+                counts = tuple(width if i == rank else 0 for i in range(RANKS))
+                if counts not in seen:
+                    seen.add(counts)
+                    out.append(Play(Combo(SINGLE if width == 1 else PAIR, rank, 1, width), counts))
+                break
+    return out
+
+
+def score_lead(k: Knowledge, play: Play, base: float) -> float:
+    rest = _after(k.hand, play)
+    if rest is None:
+        return 1000.0
+    score = rest.score + HAND_COST  # leading uses our turn: we get one hand back
+    combo = play.combo
+    enemy_min = enemy_min_cards(k)
+    partner = k.partner()
+    beatable = can_be_beaten(k, combo)
+    if not beatable:
+        score += 3.0  # we keep the lead
+    if combo.kind in (BOMB, ROCKET):
+        score -= 12.0
+    score += 0.3 * combo.size
+    if enemy_min <= 2 and combo.kind in (SINGLE, PAIR) and combo.size == enemy_min and beatable:
+        score -= 25.0 - combo.rank
+    if partner is not None:
+        pc = k.counts[partner]
+        if pc <= 2 and combo.kind in (SINGLE, PAIR) and combo.size == pc:
+            score += 14.0 - 0.5 * combo.rank  # a small one our partner can beat to go out
+    return score
+
+
+def normal_lead(k: Knowledge) -> Play:
+    split = plan(k.hand)
+    if split.hands == 1:
+        return split.groups[0]
+    finish = finishing_order(k, split)
+    if finish is not None:
+        return finish
+    candidates = _lead_candidates(k, split)
+    return max(candidates, key=lambda p: score_lead(k, p, split.score))
+
+
+def follow_scores(k: Knowledge) -> list[tuple[float, Play | None]]:
+    """Every answer (and passing) with normal's score, best first."""
+    assert k.trick is not None
+    owner, previous = k.trick
+    split = plan(k.hand)
+    partner = k.partner()
+    options = answers(k.hand, previous)
+    enemy_min = enemy_min_cards(k)
+    owner_is_enemy = owner != partner
+    scored: list[tuple[float, Play | None]] = []
+    # Passing keeps the hand as it is; it costs more the nearer the player of the trick is to going out.
+    pass_score = split.score
+    if owner_is_enemy:
+        pass_score -= max(0, 6 - k.counts[owner]) * 6.0
+        if k.landlord == k.seat:
+            pass_score -= 2.0
+    else:
+        pass_score += 6.0
+    scored.append((pass_score, None))
+    for play in options:
+        rest = _after(k.hand, play)
+        if rest is None:
+            scored.append((1000.0, play))
+            continue
+        score = rest.score
+        combo = play.combo
+        if combo.kind in (BOMB, ROCKET):
+            score -= 10.0  # the bomb leaves the split at its own value...
+            threat = enemy_min <= 4 or rest.hands <= 2
+            if not threat:
+                score -= 25.0  # ...and is kept for when it matters
+        if not can_be_beaten(k, combo):
+            score += 4.0
+        if not owner_is_enemy:
+            score -= 12.0 + 2.0 * previous.rank  # don't overtake a partner's play
+        scored.append((score, play))
+    scored.sort(key=lambda item: -item[0])
+    return scored
+
+
+def normal_follow(k: Knowledge) -> Play | None:
+    return follow_scores(k)[0][1]
+
+
+# --- exact endgames --------------------------------------------------------------------------
+
+
+def _worlds(k: Knowledge, limit: int, rng: random.Random) -> list[tuple[Counts, Counts, Counts]]:
+    """Deals of the unseen cards to the two other seats that agree with what we know."""
+    others = [s for s in range(3) if s != k.seat]
+    fixed = {s: [0] * RANKS for s in others}
+    free = list(k.unseen)
+    if k.landlord is not None and k.landlord != k.seat:
+        for r in range(RANKS):
+            fixed[k.landlord][r] = k.landlord_known[r]
+            free[r] -= k.landlord_known[r]
+    need = [k.counts[s] - sum(fixed[s]) for s in others]
+    pool = list(ranks_of_counts(free))
+    worlds: list[tuple[Counts, Counts, Counts]] = []
+
+    def make(first: Sequence[int]) -> tuple[Counts, Counts, Counts]:
+        a = list(fixed[others[0]])
+        for r in first:
+            a[r] += 1
+        b = [u - x for u, x in zip(k.unseen, a, strict=True)]
+        hands: list[Counts] = [(), (), ()]
+        hands[k.seat] = k.hand
+        hands[others[0]] = tuple(a)
+        hands[others[1]] = tuple(b)
+        return hands[0], hands[1], hands[2]
+
+    if comb(len(pool), need[0]) <= limit:
+        seen: set[tuple[int, ...]] = set()
+        for pick in combinations(pool, need[0]):
+            if pick not in seen:
+                seen.add(pick)
+                worlds.append(make(pick))
+        return worlds
+    for _ in range(limit):
+        rng.shuffle(pool)
+        worlds.append(make(sorted(pool[: need[0]])))
+    return worlds
+
+
+def _turn_after(k: Knowledge) -> int:
+    return (k.seat + 1) % 3
+
+
+def endgame(k: Knowledge, rng: random.Random, max_cards: int, max_worlds: int, node_limit: int,
+            deadline: float) -> Play | str | None:
+    """The move that wins in the most consistent worlds with perfect play; "unknown" if too big or too slow,
+    "lost" if every world was solved and lost."""
+    if k.landlord is None or sum(k.counts) > max_cards:
+        return "unknown"
+    if k.trick is None:
+        moves: list[Play | None] = list(all_plays(k.hand))
+    else:
+        moves = [*answers(k.hand, k.trick[1]), None]
+    if len(moves) == 1:
+        return moves[0]
+    worlds = _worlds(k, max_worlds, rng)
+    trick = None if k.trick is None else (k.trick[1], k.trick[0])
+    on_my_side = k.seat == k.landlord
+    wins = [0] * len(moves)
+    solver = Solver(k.landlord, node_limit, deadline)
+    done = 0
+    for world in worlds:
+        solver.nodes = node_limit  # the limit is per world: a world too big to solve is left out
+        try:
+            won = []
+            for move in moves:
+                if move is None:
+                    nxt = _turn_after(k)
+                    assert trick is not None
+                    landlord_wins = solver.landlord_wins(world, nxt, None if nxt == trick[1] else trick)
+                else:
+                    landlord_wins = solver.after(world, k.seat, trick, move)
+                won.append(landlord_wins == on_my_side)
+        except OutOfNodes:
+            won = []
+        if won:
+            done += 1
+            wins = [w + x for w, x in zip(wins, won, strict=True)]
+        if time.perf_counter() > deadline:
+            break
+        if len(solver.memo) > 400_000:
+            solver.memo.clear()
+    if done == 0:
+        return "unknown"
+    best = max(wins)
+    if best == 0:
+        return "lost" if done == len(worlds) else "unknown"  # lost in every world: the heuristics play on
+    good = [m for m, w in zip(moves, wins, strict=True) if w == best]
+    if len(good) == 1:
+        return good[0]
+    # Among equally good moves prefer what the heuristics prefer.
+    preferred = normal_lead(k) if k.trick is None else normal_follow(k)
+    if preferred in good:
+        return preferred
+    plays = [m for m in good if m is not None]
+    if not plays:
+        return None
+    return max(plays, key=lambda p: (p.combo.size, -p.combo.rank))
+
+
+# --- hard: sampling -------------------------------------------------------------------------
+
+
+def rollout(hands: list[Counts], landlord: int, turn: int, trick: tuple[Combo, int] | None,
+            splits: list[Plan | None]) -> int:
+    """Play a world out with the fast policy for every seat; returns the seat that goes out first."""
+    hands = list(hands)
+    for _ in range(200):
+        hand = hands[turn]
+        split = splits[turn]
+        if split is None:
+            split = splits[turn] = plan(hand)
+        partner_owns = trick is not None and trick[1] != turn and (trick[1] == landlord) == (turn == landlord)
+        enemies = [s for s in range(3) if (s == landlord) != (turn == landlord)]
+        enemy_min = min(sum(hands[s]) for s in enemies)
+        if trick is None:
+            partner = [s for s in range(3) if s != turn and (s == landlord) == (turn == landlord)]
+            move: Play | None = fast_lead(hand, split, enemy_min, sum(hands[partner[0]]) if partner else None)
+        else:
+            danger = not partner_owns and sum(hands[trick[1]]) <= 4
+            move = fast_follow(hand, split, trick[0], partner_owns, danger)
+        nxt = (turn + 1) % 3
+        if move is None:
+            assert trick is not None
+            if nxt == trick[1]:
+                trick = None
+        else:
+            hand = minus(hand, move.counts)
+            if not any(hand):
+                return turn
+            hands[turn] = hand
+            groups = list(split.groups)
+            if move in groups:
+                groups.remove(move)
+                splits[turn] = Plan(split.score, len(groups), tuple(groups))
+            else:
+                splits[turn] = None
+            trick = (move.combo, turn)
+        turn = nxt
+    return landlord  # not reached in practice
+
+
+def simulate(k: Knowledge, world: tuple[Counts, Counts, Counts], move: Play | None) -> bool:
+    """Whether our side wins `world` after we make `move` and every seat then plays the fast policy."""
+    assert k.landlord is not None
+    hands = list(world)
+    trick = None if k.trick is None else (k.trick[1], k.trick[0])
+    nxt = (k.seat + 1) % 3
+    if move is None:
+        assert trick is not None
+        trick = None if nxt == trick[1] else trick
+    else:
+        hands[k.seat] = minus(hands[k.seat], move.counts)
+        if not any(hands[k.seat]):
+            return True
+        trick = (move.combo, k.seat)
+    out = rollout(hands, k.landlord, nxt, trick, [None, None, None])
+    return (out == k.landlord) == (k.seat == k.landlord)
+
+
+def hard_play(k: Knowledge, rng: random.Random, budget: float, started: float) -> Play | None:
+    solved = endgame(k, rng, 18, 40, 40_000, started + budget * 0.3)
+    if solved not in ("unknown", "lost"):
+        return solved  # type: ignore[return-value]
+    if solved == "lost":
+        return normal_lead(k) if k.trick is None else normal_follow(k)
+    if k.trick is None:
+        split = plan(k.hand)
+        if split.hands == 1:
+            return split.groups[0]
+        finish = finishing_order(k, split)
+        if finish is not None:
+            return finish
+        ranked = sorted(((score_lead(k, p, split.score), p) for p in _lead_candidates(k, split)),
+                        key=lambda item: -item[0])
+    else:
+        ranked = follow_scores(k)
+    if len(ranked) == 1 or ranked[0][0] >= 900:
+        return ranked[0][1]
+    top = [ranked[0]] + [item for item in ranked[1:6] if item[0] >= ranked[0][0] - 15.0]
+    if len(top) == 1:
+        return top[0][1]
+    return race(k, [move for _, move in top], rng, started + budget * 0.6)
+
+
+def race(k: Knowledge, moves: list[Play | None], rng: random.Random, deadline: float,
+         batch: int = 12, most: int = 240) -> Play | None:
+    """Play every candidate out in the same sampled worlds; drop the ones clearly behind (paired
+    comparison with the leader); stop when one is left, after `most` worlds or at the deadline.
+    Ties go to the earlier candidate (the heuristics' order)."""
+    alive = list(range(len(moves)))
+    results: list[list[bool]] = [[] for _ in moves]
+    worlds = 0
+    few = _world_count(k) <= batch  # then one pass over every world says all there is to say
+    while len(alive) > 1 and worlds < most and time.perf_counter() < deadline:
+        for world in _worlds(k, batch, rng):
+            for i in alive:
+                results[i].append(simulate(k, world, moves[i]))
+            worlds += 1
+            if time.perf_counter() > deadline:
+                break
+        n = min(len(results[i]) for i in alive)
+        if few:
+            break
+        if n < 2 * batch:
+            continue
+        means = {i: sum(results[i][:n]) / n for i in alive}
+        leader = max(alive, key=lambda i: (means[i], -i))
+        keep = []
+        for i in alive:
+            diffs = [a - b for a, b in zip(results[i][:n], results[leader][:n], strict=True)]
+            mean = sum(diffs) / n
+            var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
+            if i == leader or mean + 2.0 * (var / n) ** 0.5 + 1e-9 >= 0:
+                keep.append(i)
+        alive = keep
+    n = min(len(results[i]) for i in alive) if alive else 0
+    if n == 0:
+        return moves[0]
+    return moves[max(alive, key=lambda i: (sum(results[i][:n]), -i))]
+
+
+def _world_count(k: Knowledge) -> int:
+    return comb(sum(k.unseen), k.counts[(k.seat + 1) % 3])
+
+
+# --- the entry points ----------------------------------------------------------------------
+
+
+def choose(view: JSON, level: str, rng: random.Random, budget: float = 1.0) -> Move:
+    """The move of the seat whose private view this is, at `level` ("easy", "normal", "hard")."""
+    started = time.perf_counter()
+    k = knowledge(view)
+    if k.bidding:
+        return choose_bid(k, level, rng)
+    if level == "easy":
+        return to_move(easy_play(k, rng))
+    if level == "hard":
+        return to_move(hard_play(k, rng, budget, started))
+    solved = endgame(k, rng, 14, 20, 8_000, started + budget * 0.5)
+    if solved not in ("unknown", "lost"):
+        return to_move(solved)  # type: ignore[arg-type]
+    return to_move(normal_lead(k) if k.trick is None else normal_follow(k))
+
+
+def choose_for_state(state: State, seat: int, level: str = "normal", rng: random.Random | None = None,
+                     budget: float | None = None) -> Move:
+    """The same from a game state: the AI is handed only `seat`'s view of it, never the other hands."""
+    game = DouDizhu()
+    budget = game.ai_budget[level] if budget is None else budget
+    return choose(game.view(state, seat), level, rng or random.Random(0), budget)
+
+
+def random_player(view: JSON, rng: random.Random) -> Move:
+    """Benchmark (a): a uniformly random legal move (bids too)."""
+    k = knowledge(view)
+    if k.bidding:
+        if k.mode == CALL:
+            return rng.choice([Move("call"), PASS])
+        return rng.choice([PASS] + [Move("bid", bid=b) for b in range(k.bid + 1, 4)])
+    if k.trick is None:
+        return to_move(rng.choice(all_plays(k.hand)))
+    return to_move(rng.choice([None, *answers(k.hand, k.trick[1])]))
+
+
+def rule_player(view: JSON, rng: random.Random) -> Move:
+    """Benchmark (b): lead all cards of the lowest rank held; answer with the smallest play that beats
+    (a bomb or the rocket only when nothing else beats); never beat its partner; bid 1 with two or more
+    of 2s and jokers."""
+    k = knowledge(view)
+    if k.bidding:
+        strong = k.hand[TWO] + k.hand[BLACK_JOKER] + k.hand[RED_JOKER] >= 2
+        if k.mode == CALL:
+            return Move("call") if strong else PASS
+        return Move("bid", bid=1) if strong and k.bid == 0 else PASS
+    if k.trick is None:
+        low = min(r for r in range(RANKS) if k.hand[r])
+        counts = [0] * RANKS
+        counts[low] = k.hand[low]
+        if low >= BLACK_JOKER and k.hand[BLACK_JOKER] and k.hand[RED_JOKER]:
+            counts[BLACK_JOKER] = counts[RED_JOKER] = 1
+        return Move("play", ranks=ranks_of_counts(counts))
+    owner, previous = k.trick
+    if owner == k.partner():
+        return PASS
+    options = answers(k.hand, previous)
+    if not options:
+        return PASS
+    best = min(options, key=lambda p: (p.combo.kind == ROCKET, p.combo.kind == BOMB, p.combo.rank,
+                                       ranks_of_counts(p.counts)))
+    return to_move(best)
+
+
+__all__ = ["Knowledge", "choose", "choose_for_state", "hand_strength", "knowledge", "random_player", "rule_player"]

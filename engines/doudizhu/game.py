@@ -1,0 +1,485 @@
+"""Dou Dizhu (斗地主): one deck, three seats, bidding, a landlord against two farmers.
+
+The state keeps every seat's cards (the host stores it privately); what anyone
+may see comes out of `view`: the public view has card counts, the cards played
+and, once the landlord is known, the bottom cards — never a hand. A seat's view
+adds that seat's own hand.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, replace
+
+from engines.base import JSON, Game, Msg, Outcome, Refusal, Setup, msg
+from engines.doudizhu.cards import (
+    JACK,
+    LABELS,
+    card_label,
+    counts_of_cards,
+    counts_of_ranks,
+    parse_ranks,
+    rank_of,
+    ranks_of_counts,
+    ranks_text,
+    take_cards,
+)
+from engines.doudizhu.rules import (
+    BOMB,
+    CHAINS,
+    PLANE1,
+    PLANE2,
+    ROCKET,
+    Combo,
+    all_plays,
+    answers,
+    beats,
+    classify,
+)
+
+SEATS = 3
+POINTS, CALL = "points", "call"
+MODES = {POINTS: POINTS, CALL: CALL, "bid": POINTS, "叫分": POINTS, "叫地主": CALL}
+PASS_WORDS = {"pass", "p", "no", "不要", "不出", "要不起", "过", "不叫", "不抢"}
+CALL_WORDS = {"call", "叫", "叫地主", "landlord"}
+
+
+@dataclass(frozen=True)
+class Move:
+    kind: str  # "bid", "call", "pass" or "play"
+    bid: int = 0  # 1..3 for "bid"
+    ranks: tuple[int, ...] = ()  # the cards of a "play", as sorted ranks
+
+
+PASS = Move("pass")
+CALL_MOVE = Move("call")
+
+
+@dataclass(frozen=True)
+class State:
+    mode: str  # POINTS or CALL
+    seed: int
+    deal: int  # 0 for the first deal, +1 for every redeal after all passed
+    hands: tuple[tuple[int, ...], ...]  # card ids per seat, sorted
+    bottom: tuple[int, ...]  # the 3 bottom cards (also in the landlord's hand once known)
+    first_bidder: int
+    bids: tuple[int, ...] = ()  # this deal's bids in order from first_bidder: 0 pass, 1..3 (call mode: 1 = call)
+    landlord: int | None = None
+    base: int = 0  # the winning bid (call mode: 1)
+    plays: tuple[tuple[int, tuple[int, ...]], ...] = ()  # (seat, card ids) in play order; () is a pass
+
+
+def deal_cards(seed: int, deal: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], int]:
+    """The hands, bottom cards and first bidder of deal number `deal` of the game seeded `seed`."""
+    rng = random.Random(f"doudizhu:{seed}:{deal}")
+    deck = list(range(54))
+    rng.shuffle(deck)
+    hands = tuple(tuple(sorted(deck[17 * i : 17 * (i + 1)])) for i in range(SEATS))
+    return hands, tuple(sorted(deck[51:])), rng.randrange(SEATS)
+
+
+# --- derived facts ------------------------------------------------------------------------
+
+
+def bidding_over(state: State) -> bool:
+    return state.landlord is not None
+
+
+def highest_bid(state: State) -> int:
+    return max(state.bids, default=0)
+
+
+def trick(state: State) -> tuple[int, tuple[int, ...], Combo] | None:
+    """The play to beat (seat, cards, combo), or None when the seat to move leads."""
+    if not state.plays:
+        return None
+    for back, (seat, cards) in enumerate(reversed(state.plays)):
+        if cards:
+            if back >= SEATS - 1:  # the two others passed: its player leads again
+                return None
+            combo = classify(counts_of_cards(cards))
+            assert combo is not None
+            return seat, cards, combo
+    return None
+
+
+def bombs_played(state: State) -> int:
+    return sum(1 for _, cards in state.plays if cards and _is_bomb(cards))
+
+
+def _is_bomb(cards: tuple[int, ...]) -> bool:
+    combo = classify(counts_of_cards(cards))
+    return combo is not None and combo.kind in (BOMB, ROCKET)
+
+
+def winner(state: State) -> int | None:
+    for seat, hand in enumerate(state.hands):
+        if not hand and state.landlord is not None:
+            return seat
+    return None
+
+
+def spring(state: State) -> str | None:
+    """"spring" (the farmers never played), "anti_spring" (the landlord played once) or None; game over only."""
+    out = winner(state)
+    if out is None or state.landlord is None:
+        return None
+    made = [sum(1 for s, cards in state.plays if s == seat and cards) for seat in range(SEATS)]
+    if out == state.landlord and all(made[s] == 0 for s in range(SEATS) if s != state.landlord):
+        return "spring"
+    if out != state.landlord and made[state.landlord] == 1:
+        return "anti_spring"
+    return None
+
+
+def multiplier(state: State) -> int:
+    return 2 ** (bombs_played(state) + (1 if spring(state) else 0))
+
+
+def seat_to_move(state: State) -> int | None:
+    if winner(state) is not None:
+        return None
+    if state.landlord is None:
+        return (state.first_bidder + len(state.bids)) % SEATS
+    if not state.plays:
+        return state.landlord
+    return (state.plays[-1][0] + 1) % SEATS
+
+
+def combo_msg(combo: Combo) -> Msg:
+    """The play named for people: "a pair of 9s", "a straight from 5 to 9", "the rocket"."""
+    kind = combo.kind
+    if kind in CHAINS or kind in (PLANE1, PLANE2):
+        return msg(f"doudizhu.combo_{kind}", low=LABELS[combo.rank - combo.chain + 1], high=LABELS[combo.rank])
+    return msg(f"doudizhu.combo_{kind}", rank=rank_msg(combo.rank), ranks=ranks_msg(combo.rank))
+
+
+def rank_msg(rank: int) -> Msg | str:
+    """A rank named in a sentence: "7", "jack", "black joker"."""
+    return msg("doudizhu.rank_" + LABELS[rank]) if rank >= JACK else LABELS[rank]
+
+
+def ranks_msg(rank: int) -> Msg:
+    return msg("doudizhu.ranks_" + LABELS[rank])
+
+
+ORDINAL_KEYS = ("doudizhu.no_card", "doudizhu.no_second", "doudizhu.no_third", "doudizhu.no_fourth")
+
+
+class DouDizhu(Game[State, Move]):
+    name = "doudizhu"
+    aliases = ("ddz",)
+    seat_counts = (3,)
+    levels = ("easy", "normal", "hard")
+    default_level = "normal"
+    ai_budget = {"easy": 0.2, "normal": 0.5, "hard": 1.0}
+    # Undo is not offered: taking back a play after the others have shown their answers
+    # (and the cards they still hold) would let people search for the best line with
+    # knowledge of hidden cards. Restart (everyone agrees) is harmless.
+    offers = frozenset({"restart"})
+    hidden_hands = True
+    hint_level = "normal"
+    move_words = {"bid": "bid", "pass": "pass", "call": "call", "play": ""}
+
+    # --- setting up ---------------------------------------------------------------
+    def parse_options(self, args: list[str]) -> Setup:
+        options: dict[str, JSON] = {"mode": POINTS}
+        for arg in args:
+            word = arg.lower().removeprefix("bidding=").removeprefix("mode=")
+            if word not in MODES:
+                raise Refusal("doudizhu.bad_option", option=arg)
+            options["mode"] = MODES[word]
+        return Setup(options, SEATS)
+
+    def new_state(self, options: dict[str, JSON], seats: int, seed: int) -> State:
+        if seats != SEATS:
+            raise Refusal("doudizhu.three_players")
+        mode = MODES.get(str(options.get("mode", POINTS)), POINTS)
+        hands, bottom, first = deal_cards(seed, 0)
+        return State(mode, seed, 0, hands, bottom, first)
+
+    # --- playing -----------------------------------------------------------------
+    def to_move(self, state: State) -> int | None:
+        return seat_to_move(state)
+
+    def parse_move(self, state: State, seat: int, text: str) -> Move:
+        if self.to_move(state) != seat:
+            raise Refusal("host.not_your_turn")
+        words = " ".join(text.lower().split())
+        if not bidding_over(state):
+            move = self._read_bid(state, words)
+        elif words in PASS_WORDS:
+            move = PASS
+        elif words.startswith("bid") or words in CALL_WORDS:
+            raise Refusal("doudizhu.bidding_over")
+        else:
+            ranks = parse_ranks(text)
+            if ranks is None:
+                raise Refusal("doudizhu.unreadable", text=text.strip())
+            move = Move("play", ranks=ranks)
+        self._check(state, seat, move)
+        return move
+
+    def _read_bid(self, state: State, words: str) -> Move:
+        if words in PASS_WORDS:
+            return PASS
+        if state.mode == CALL:
+            if words in CALL_WORDS:
+                return CALL_MOVE
+            if parse_ranks(words) is not None and not words.isdigit():
+                raise Refusal("doudizhu.still_bidding")
+            raise Refusal("doudizhu.call_how")
+        if number := re.fullmatch(r"(?:bid ?)?(\d+)", words):
+            return Move("bid", bid=int(number[1]))
+        if parse_ranks(words) is not None:
+            raise Refusal("doudizhu.still_bidding")
+        raise Refusal("doudizhu.bid_how", least=highest_bid(state) + 1)
+
+    def _check(self, state: State, seat: int, move: Move) -> None:
+        if self.to_move(state) != seat:
+            raise Refusal("host.not_your_turn")
+        if not bidding_over(state):
+            if move.kind == "play":
+                raise Refusal("doudizhu.still_bidding")
+            if move.kind == "call" and state.mode != CALL:
+                raise Refusal("doudizhu.bid_how", least=highest_bid(state) + 1)
+            if move.kind == "bid":
+                if state.mode == CALL:
+                    raise Refusal("doudizhu.call_how")
+                if not 1 <= move.bid <= 3:
+                    raise Refusal("doudizhu.bad_bid")
+                if move.bid <= highest_bid(state):
+                    raise Refusal("doudizhu.bid_higher", bid=highest_bid(state))
+            return
+        if move.kind in ("bid", "call"):
+            raise Refusal("doudizhu.bidding_over")
+        current = trick(state)
+        if move.kind == "pass":
+            if current is None:
+                raise Refusal("doudizhu.must_lead")
+            return
+        hand = counts_of_cards(state.hands[seat])
+        wanted = counts_of_ranks(move.ranks)
+        for rank, need in enumerate(wanted):
+            if need > hand[rank]:
+                raise Refusal(ORDINAL_KEYS[min(hand[rank], 3)], rank=rank_msg(rank))
+        combo = classify(wanted)
+        if combo is None:
+            raise Refusal("doudizhu.not_a_play")
+        if current is not None:
+            previous = current[2]
+            if beats(combo, previous):
+                return
+            if previous.kind == ROCKET:
+                raise Refusal("doudizhu.rocket_on_table")
+            if (combo.kind == previous.kind and combo.size == previous.size) or combo.kind == BOMB:
+                raise Refusal("doudizhu.does_not_beat", play=combo_msg(combo), previous=combo_msg(previous))
+            if previous.kind == BOMB:
+                raise Refusal("doudizhu.bomb_on_table", play=combo_msg(combo), previous=combo_msg(previous))
+            raise Refusal(
+                "doudizhu.wrong_kind",
+                play=combo_msg(combo),
+                previous=combo_msg(previous),
+                kind=msg(f"doudizhu.kind_{previous.kind}"),
+                count=previous.size if previous.kind in CHAINS or previous.kind in (PLANE1, PLANE2) else 1,
+            )
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        if self.to_move(state) != seat:
+            return []
+        if not bidding_over(state):
+            if state.mode == CALL:
+                return [CALL_MOVE, PASS]
+            return [Move("bid", bid=b) for b in range(highest_bid(state) + 1, 4)] + [PASS]
+        hand = counts_of_cards(state.hands[seat])
+        current = trick(state)
+        plays = all_plays(hand) if current is None else answers(hand, current[2])
+        moves = [Move("play", ranks=ranks_of_counts(p.counts)) for p in plays]
+        return moves if current is None else [PASS, *moves]
+
+    def apply(self, state: State, seat: int, move: Move) -> State:
+        self._check(state, seat, move)
+        if not bidding_over(state):
+            return self._after_bid(state, move)
+        if move.kind == "pass":
+            return replace(state, plays=(*state.plays, (seat, ())))
+        cards = take_cards(state.hands[seat], move.ranks)
+        assert cards is not None
+        hands = list(state.hands)
+        hands[seat] = tuple(c for c in state.hands[seat] if c not in cards)
+        return replace(state, hands=tuple(hands), plays=(*state.plays, (seat, cards)))
+
+    def _after_bid(self, state: State, move: Move) -> State:
+        value = 0 if move.kind == "pass" else move.bid if move.kind == "bid" else 1
+        bids = (*state.bids, value)
+        landlord: int | None = None
+        if state.mode == CALL and value:
+            landlord = len(bids) - 1
+        elif state.mode == POINTS and (value == 3 or (len(bids) == SEATS and max(bids))):
+            landlord = max(range(len(bids)), key=lambda i: bids[i])
+        if landlord is not None:
+            seat = (state.first_bidder + landlord) % SEATS
+            hands = list(state.hands)
+            hands[seat] = tuple(sorted(hands[seat] + state.bottom))
+            return replace(state, bids=bids, landlord=seat, base=bids[landlord], hands=tuple(hands))
+        if len(bids) == SEATS:  # everyone passed: deal again
+            hands_, bottom, first = deal_cards(state.seed, state.deal + 1)
+            return replace(state, deal=state.deal + 1, hands=hands_, bottom=bottom, first_bidder=first, bids=())
+        return replace(state, bids=bids)
+
+    def outcome(self, state: State) -> Outcome | None:
+        out = winner(state)
+        if out is None or state.landlord is None:
+            return None
+        landlord_won = out == state.landlord
+        stake = state.base * multiplier(state)
+        scores = tuple(
+            (2 * stake if landlord_won else -2 * stake) if s == state.landlord else (-stake if landlord_won else stake)
+            for s in range(SEATS)
+        )
+        ranks = tuple(1 if (s == state.landlord) == landlord_won else 2 for s in range(SEATS))
+        kind = spring(state) or "plain"
+        side = "landlord" if landlord_won else "farmers"
+        return Outcome(ranks, msg(f"doudizhu.end_{side}_{kind}", base=state.base, multiplier=multiplier(state),
+                                  stake=stake), scores)
+
+    def move_text(self, state: State, move: Move) -> str:
+        if move.kind == "bid":
+            return f"bid {move.bid}"
+        if move.kind == "play":
+            return ranks_text(move.ranks)
+        return move.kind
+
+    def describe(self, state: State, seat: int, move: Move) -> Msg:
+        if move.kind == "play":
+            combo = classify(counts_of_ranks(move.ranks))
+            assert combo is not None
+            out = len(move.ranks) == len(state.hands[seat])
+            return msg("doudizhu.played_out" if out else "doudizhu.played", play=combo_msg(combo))
+        if bidding_over(state):
+            return msg("doudizhu.passed")
+        after = self._after_bid(state, move)
+        if after.deal != state.deal:
+            return msg("doudizhu.all_passed")
+        became = after.landlord is not None
+        if move.kind == "pass":
+            return msg("doudizhu.bid_pass_over" if became else "doudizhu.bid_pass")
+        if move.kind == "call":
+            return msg("doudizhu.called")
+        return msg("doudizhu.bid_landlord" if after.landlord == seat else "doudizhu.bid", bid=move.bid)
+
+    def quick_moves(self, state: State, seat: int) -> list[tuple[Msg, str]]:
+        if self.to_move(state) != seat:
+            return []
+        if not bidding_over(state):
+            if state.mode == CALL:
+                return [(msg("doudizhu.button_call"), "call"), (msg("doudizhu.button_no_bid"), "pass")]
+            bids = [(msg("doudizhu.button_bid", bid=b), f"bid {b}") for b in range(highest_bid(state) + 1, 4)]
+            return [*bids, (msg("doudizhu.button_no_bid"), "pass")]
+        if trick(state) is not None:
+            return [(msg("doudizhu.button_pass"), "pass")]
+        return []
+
+    # --- showing -----------------------------------------------------------------
+    def view(self, state: State, seat: int | None) -> JSON:
+        current = trick(state)
+        played = [c for _, cards in state.plays for c in cards]
+        remaining = [4] * 13 + [1, 1]
+        for card in played:
+            remaining[rank_of(card)] -= 1
+        recent: list[JSON] = [None] * SEATS
+        for s, cards in state.plays[-SEATS:]:
+            recent[s] = list(cards)
+        to_move = self.to_move(state)
+        result = self.outcome(state)
+        view: JSON = {
+            "mode": state.mode,
+            "deal": state.deal,
+            "phase": "bidding" if not bidding_over(state) else ("over" if result else "playing"),
+            "first_bidder": state.first_bidder,
+            "bids": [[(state.first_bidder + i) % SEATS, b] for i, b in enumerate(state.bids)],
+            "bid": state.base if bidding_over(state) else highest_bid(state),
+            "landlord": state.landlord,
+            "bottom": list(state.bottom) if bidding_over(state) else None,
+            "counts": [len(h) for h in state.hands],
+            "turn": to_move,
+            "lead": to_move is not None and bidding_over(state) and current is None,
+            "trick": None
+            if current is None
+            else {"seat": current[0], "cards": list(current[1]), "kind": current[2].kind, "rank": current[2].rank,
+                  "chain": current[2].chain},
+            "recent": recent,
+            "history": [[s, list(cards)] for s, cards in state.plays],
+            "remaining": remaining,
+            "bombs": bombs_played(state),
+            "spring": spring(state),
+            "multiplier": multiplier(state),
+            "scores": list(result.scores) if result and result.scores else None,
+            "seat": seat,
+        }
+        if seat is not None:
+            hand = list(state.hands[seat])
+            view["hand"] = hand
+            view["unseen"] = [n - c for n, c in zip(remaining, counts_of_cards(hand), strict=True)]
+        return view
+
+    def text(self, view: JSON) -> str:
+        lines = []
+        bottom = " ".join(card_label(c) for c in view["bottom"]) if view["bottom"] else "? ? ?"
+        lines.append(f"[{bottom}]  bid {view['bid']}  x{view['multiplier']}")
+        for seat in range(SEATS):
+            badge = "地主" if view["landlord"] == seat else ("农民" if view["landlord"] is not None else "")
+            mark = "▶" if view["turn"] == seat else " "
+            last = view["recent"][seat]
+            shown = "" if last is None else ("pass" if not last else " ".join(card_label(c) for c in last))
+            if view["phase"] == "bidding":
+                said = [b for s, b in view["bids"] if s == seat]
+                shown = "" if not said else ("pass" if not said[0] else ("call" if view["mode"] == CALL
+                                                                          else f"bid {said[0]}"))
+            lines.append(f"{mark}{seat + 1} {badge:2} [{view['counts'][seat]:2}]  {shown}")
+        if view.get("hand") is not None:
+            lines.append("hand: " + " ".join(card_label(c) for c in sorted(view["hand"], key=_sort_key)))
+        return "\n".join(lines)
+
+    # --- storing -----------------------------------------------------------------
+    def to_json(self, state: State) -> JSON:
+        return {
+            "mode": state.mode,
+            "seed": state.seed,
+            "deal": state.deal,
+            "hands": [list(h) for h in state.hands],
+            "bottom": list(state.bottom),
+            "first_bidder": state.first_bidder,
+            "bids": list(state.bids),
+            "landlord": state.landlord,
+            "base": state.base,
+            "plays": [[s, list(cards)] for s, cards in state.plays],
+        }
+
+    def from_json(self, data: JSON) -> State:
+        return State(
+            data["mode"],
+            data["seed"],
+            data["deal"],
+            tuple(tuple(h) for h in data["hands"]),
+            tuple(data["bottom"]),
+            data["first_bidder"],
+            tuple(data["bids"]),
+            data["landlord"],
+            data["base"],
+            tuple((s, tuple(cards)) for s, cards in data["plays"]),
+        )
+
+    # --- the AI ------------------------------------------------------------------
+    def ai(self, state: State, seat: int, level: str, budget: float, rng: random.Random) -> Move:
+        from engines.doudizhu.ai import choose
+
+        return choose(self.view(state, seat), level, rng, budget)
+
+
+def _sort_key(card: int) -> tuple[int, int]:
+    return rank_of(card), card
+
+
+__all__ = ["CALL", "PASS", "POINTS", "DouDizhu", "Move", "State"]

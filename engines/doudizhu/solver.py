@@ -1,0 +1,66 @@
+"""Exact endgame search with all hands known (one "world"), used when few cards remain.
+
+`wins(...)` answers whether the landlord's side wins against best play from
+both sides; the AI asks it in every world that agrees with what it has seen
+(every way the unseen cards can lie, or a sample of them) and plays the move
+that wins in the most worlds.
+"""
+
+from __future__ import annotations
+
+import time
+
+from engines.doudizhu.cards import Counts
+from engines.doudizhu.plan import minus
+from engines.doudizhu.rules import Combo, Play, all_plays, answers
+
+Trick = tuple[Combo, int] | None  # the play to beat and who made it
+
+
+class OutOfNodes(Exception):
+    pass
+
+
+class Solver:
+    def __init__(self, landlord: int, node_limit: int, deadline: float = float("inf")) -> None:
+        self.landlord = landlord
+        self.nodes = node_limit
+        self.deadline = deadline
+        self.memo: dict[tuple, bool] = {}
+
+    def moves(self, hand: Counts, trick: Trick) -> list[Play | None]:
+        """Plays worth searching, the ones that empty the hand and the bigger ones first; None is a pass."""
+        plays = all_plays(hand) if trick is None else answers(hand, trick[0])
+        total = sum(hand)
+        plays.sort(key=lambda p: (p.combo.size != total, -p.combo.size, p.combo.rank))
+        return [*plays] if trick is None else [*plays, None]
+
+    def landlord_wins(self, hands: tuple[Counts, Counts, Counts], turn: int, trick: Trick) -> bool:
+        key = (hands, turn, trick)
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        self.nodes -= 1
+        if self.nodes < 0 or (self.nodes & 255 == 0 and time.perf_counter() > self.deadline):
+            raise OutOfNodes
+        maximise = (turn == self.landlord)
+        result = not maximise
+        for move in self.moves(hands[turn], trick):
+            if self.after(hands, turn, trick, move) == maximise:
+                result = maximise
+                break
+        self.memo[key] = result
+        return result
+
+    def after(self, hands: tuple[Counts, Counts, Counts], turn: int, trick: Trick, move: Play | None) -> bool:
+        """Whether the landlord wins after `turn` makes `move` (None: pass)."""
+        nxt = (turn + 1) % 3
+        if move is None:
+            assert trick is not None
+            return self.landlord_wins(hands, nxt, None if nxt == trick[1] else trick)
+        hand = minus(hands[turn], move.counts)
+        if not any(hand):
+            return turn == self.landlord
+        new = list(hands)
+        new[turn] = hand
+        return self.landlord_wins((new[0], new[1], new[2]), nxt, (move.combo, turn))

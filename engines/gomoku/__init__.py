@@ -1,0 +1,295 @@
+"""Gomoku (五子棋): five in a row on a 15x15 (or 19x19) board; freestyle, standard or renju rules.
+
+Seat 0 plays black and moves first. Points are named as in gomoku literature:
+columns a-o (a-s on 19x19) from the left, rows 1-15 from the bottom, so h8 is
+the centre of the 15x15 board; `H8`, `h8` and `8h` all mean h8.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from engines.base import JSON, Game, Outcome, QueryAnswer, Refusal, Setup, msg
+from engines.gomoku.rules import (
+    BLACK,
+    EMPTY,
+    LETTERS,
+    RULES,
+    SIZES,
+    WHITE,
+    forbidden,
+    geometry,
+    parse_point,
+    point_name,
+    winning_line,
+)
+
+
+class Point(NamedTuple):
+    col: int  # 0 = column a
+    row: int  # 0 = row 1 (the bottom row)
+
+    @property
+    def name(self) -> str:
+        return point_name(self.col, self.row)
+
+
+@dataclass(frozen=True)
+class State:
+    size: int
+    rule: str
+    moves: tuple[Point, ...]  # in the order played; black played the even ones
+    board: tuple[int, ...]  # size * size, row-major from the bottom row: 0 empty, 1 black, 2 white
+    win_line: tuple[Point, ...] = ()  # the winning five (or more), once someone has made it
+
+    @property
+    def turn(self) -> int:
+        return len(self.moves) % 2
+
+    @property
+    def over(self) -> bool:
+        return bool(self.win_line) or len(self.moves) == self.size * self.size
+
+    def at(self, point: Point) -> int:
+        return self.board[point.row * self.size + point.col]
+
+
+def padded(state: State) -> list[int]:
+    """The board in the padded layout of rules.py."""
+    geo = geometry(state.size)
+    cells = geo.empty_board()
+    for i, v in enumerate(state.board):
+        if v:
+            cells[geo.index(i % state.size, i // state.size)] = v
+    return cells
+
+
+def forbidden_reason(state: State, point: Point) -> str | None:
+    """Renju: why black may not play `point` now (None: it may, or the rule is not renju)."""
+    if state.rule != "renju" or state.turn != 0 or state.at(point) != EMPTY:
+        return None
+    geo = geometry(state.size)
+    return forbidden(padded(state), geo.dirs, geo.index(point.col, point.row))
+
+
+def forbidden_points(state: State) -> list[Point]:
+    """Renju: every point black may not play now (empty when white is to move or the rule differs)."""
+    if state.rule != "renju" or state.turn != 0 or state.over:
+        return []
+    geo = geometry(state.size)
+    cells = padded(state)
+    out = []
+    for point in _points_near_black(state, geo, cells):
+        if forbidden(cells, geo.dirs, geo.index(*point)) is not None:
+            out.append(point)
+    return out
+
+
+def _points_near_black(state: State, geo, cells: list[int]) -> list[Point]:
+    """Empty points that could be forbidden: at least two lines through them hold two black stones within
+    four points, or one line holds four or more."""
+    out = []
+    for r in range(state.size):
+        for c in range(state.size):
+            p = geo.index(c, r)
+            if cells[p] != EMPTY:
+                continue
+            busy = 0
+            for step in geo.dirs:
+                n = sum(1 for k in (-4, -3, -2, -1, 1, 2, 3, 4) if cells[p + k * step] == BLACK)
+                if n >= 4:
+                    busy += 2
+                elif n >= 2:
+                    busy += 1
+            if busy >= 2:
+                out.append(Point(c, r))
+    return out
+
+
+class Gomoku(Game[State, Point]):
+    name = "gomoku"
+    aliases = ("gobang", "wuziqi")
+    seat_counts = (2,)
+    levels = ("easy", "medium", "hard", "master")
+    default_level = "medium"
+    ai_budget = {"easy": 0.2, "medium": 0.4, "hard": 1.0, "master": 3.0}
+    offers = frozenset({"undo", "draw", "restart"})
+    queries = ("board",)
+    hint_level = "hard"
+    move_words = {"play": "", "put": ""}
+
+    def __init__(self) -> None:
+        # The AI's pattern tables for the default rule, built now rather than during the first AI move.
+        from engines.gomoku.patterns import code_tables, tables
+
+        tables(False, False)
+        code_tables()
+
+    # --- setting up ---------------------------------------------------------------
+    def parse_options(self, args: list[str]) -> Setup:
+        options: dict[str, JSON] = {"size": 15, "rule": "freestyle"}
+        for arg in args:
+            word = arg.lower().strip()
+            if m := re.fullmatch(r"(?:size=)?(\d+)(?:x(\d+))?", word):
+                size = int(m[1])
+                if size not in SIZES or (m[2] and int(m[2]) != size):
+                    raise Refusal("gomoku.bad_size", size=word)
+                options["size"] = size
+            elif (rule := word.removeprefix("rule=")) in RULES:
+                options["rule"] = rule
+            elif word == "gomoku":
+                options["rule"] = "freestyle"
+            else:
+                raise Refusal("gomoku.bad_option", option=arg)
+        return Setup(options, 2)
+
+    def new_state(self, options: dict[str, JSON], seats: int, seed: int) -> State:
+        size = int(options.get("size") or 15)
+        rule = str(options.get("rule") or "freestyle")
+        if size not in SIZES:
+            raise Refusal("gomoku.bad_size", size=str(size))
+        if rule not in RULES:
+            raise Refusal("gomoku.bad_option", option=rule)
+        return State(size, rule, (), (EMPTY,) * (size * size))
+
+    # --- playing -----------------------------------------------------------------
+    def to_move(self, state: State) -> int | None:
+        return None if state.over else state.turn
+
+    def parse_move(self, state: State, seat: int, text: str) -> Point:
+        parsed = parse_point(text)
+        if parsed is None:
+            raise Refusal("gomoku.how_to_move", example=point_name(state.size // 2, state.size // 2))
+        letter, number = parsed
+        last_letter = LETTERS[state.size - 1]
+        if letter not in LETTERS[: state.size]:
+            raise Refusal("gomoku.no_such_column", column=letter, last=last_letter)
+        if not 1 <= number <= state.size:
+            raise Refusal("gomoku.no_such_row", row=number, last=state.size)
+        point = Point(LETTERS.index(letter), number - 1)
+        self._check(state, seat, point)
+        return point
+
+    def _check(self, state: State, seat: int, point: Point) -> None:
+        if state.over:
+            raise Refusal("gomoku.game_over")
+        if seat != state.turn:
+            raise Refusal("host.not_your_turn")
+        if not (0 <= point.col < state.size and 0 <= point.row < state.size):
+            raise Refusal("gomoku.off_board", point=f"{point.col},{point.row}")
+        if state.at(point) != EMPTY:
+            raise Refusal("gomoku.taken", point=point.name)
+        reason = forbidden_reason(state, point)
+        if reason is not None:
+            raise Refusal(f"gomoku.forbidden_{reason}", point=point.name)
+
+    def legal_moves(self, state: State, seat: int) -> list[Point]:
+        if state.over or seat != state.turn:
+            return []
+        bad = set(forbidden_points(state))
+        n = state.size
+        return [
+            Point(i % n, i // n) for i, v in enumerate(state.board) if v == EMPTY and Point(i % n, i // n) not in bad
+        ]
+
+    def apply(self, state: State, seat: int, move: Point) -> State:
+        move = Point(*move)
+        self._check(state, seat, move)
+        board = list(state.board)
+        board[move.row * state.size + move.col] = BLACK if seat == 0 else WHITE
+        new = State(state.size, state.rule, (*state.moves, move), tuple(board))
+        geo = geometry(state.size)
+        line = winning_line(padded(new), geo, geo.index(move.col, move.row), state.rule)
+        if line:
+            five = tuple(sorted(Point(*geo.colrow(p)) for p in line))  # left to right (bottom to top)
+            new = State(new.size, new.rule, new.moves, new.board, five)
+        return new
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.win_line:
+            winner = 1 - state.turn  # who played last
+            ranks = (1, 2) if winner == 0 else (2, 1)
+            points = " ".join(p.name for p in state.win_line)
+            if len(state.win_line) == 5:
+                return Outcome(ranks, msg("gomoku.five", points=points))
+            return Outcome(ranks, msg("gomoku.long_line", count=len(state.win_line), points=points))
+        if len(state.moves) == state.size * state.size:
+            return Outcome((1, 1), msg("gomoku.board_full"))
+        return None
+
+    def move_text(self, state: State, move: Point) -> str:
+        return point_name(move.col, move.row)
+
+    # --- showing -----------------------------------------------------------------
+    def view(self, state: State, seat: int | None) -> JSON:
+        return {
+            "size": state.size,
+            "rule": state.rule,
+            "moves": [[p.col, p.row] for p in state.moves],
+            "last": [state.moves[-1].col, state.moves[-1].row] if state.moves else None,
+            "win_line": [[p.col, p.row] for p in state.win_line],
+            "forbidden": [[p.col, p.row] for p in forbidden_points(state)],
+        }
+
+    def text(self, view: JSON) -> str:
+        size = view["size"]
+        grid = [["·"] * size for _ in range(size)]
+        for i, (c, r) in enumerate(view["moves"]):
+            grid[r][c] = "●" if i % 2 == 0 else "○"
+        for c, r in view["forbidden"]:
+            grid[r][c] = "×"
+        letters = "   " + " ".join(LETTERS[:size])
+        lines = [letters]
+        for r in range(size - 1, -1, -1):
+            lines.append(f"{r + 1:>2} " + " ".join(grid[r]) + f" {r + 1}")
+        lines.append(letters)
+        if view["last"]:
+            c, r = view["last"]
+            lines.append(f"last: {point_name(c, r)}")
+        return "\n".join(lines)
+
+    def query(self, state: State, seat: int | None, name: str, args: list[str]) -> QueryAnswer:
+        if name != "board":
+            raise Refusal("host.unknown_command", command=name)
+        words = [a.lower() for a in args]
+        if not words or words == ["plain"]:
+            return QueryAnswer(msg("gomoku.board_plain"), {"numbers": False})
+        if words[0] in ("numbers", "number", "numbered", "nums", "n"):
+            return QueryAnswer(msg("gomoku.board_numbers"), {"numbers": True})
+        raise Refusal("gomoku.board_usage")
+
+    # --- storing -----------------------------------------------------------------
+    def to_json(self, state: State) -> JSON:
+        return {
+            "size": state.size,
+            "rule": state.rule,
+            "moves": [p.name for p in state.moves],
+            "win_line": [p.name for p in state.win_line],
+        }
+
+    def from_json(self, data: JSON) -> State:
+        size = data["size"]
+        board = [EMPTY] * (size * size)
+        moves = []
+        for i, name in enumerate(data["moves"]):
+            letter, number = parse_point(name)
+            p = Point(LETTERS.index(letter), number - 1)
+            moves.append(p)
+            board[p.row * size + p.col] = BLACK if i % 2 == 0 else WHITE
+        win = []
+        for name in data.get("win_line", []):
+            letter, number = parse_point(name)
+            win.append(Point(LETTERS.index(letter), number - 1))
+        return State(size, data["rule"], tuple(moves), tuple(board), tuple(win))
+
+    # --- the AI ------------------------------------------------------------------
+    def ai(self, state: State, seat: int, level: str, budget: float, rng: random.Random) -> Point:
+        from engines.gomoku.ai import choose
+
+        geo = geometry(state.size)
+        stones = [(geo.index(p.col, p.row), BLACK if i % 2 == 0 else WHITE) for i, p in enumerate(state.moves)]
+        p = choose(state.size, state.rule, stones, BLACK if seat == 0 else WHITE, level, budget, rng)
+        return Point(*geo.colrow(p))

@@ -1,0 +1,270 @@
+"""The gomoku AI: four levels and the one-ply benchmark player.
+
+- easy: the one-ply pattern scorer (below) that always makes five and always
+  blocks a four, but picks among its few best points with some chance, so it
+  overlooks things now and then.
+- medium: a shallow PVS (two plies, narrow) plus a short VCF.
+- hard / master: VCF for itself, a check of the opponent's VCF (and, for master,
+  VCT) with only the moves that refute it kept, VCT for itself, then
+  iterative-deepening PVS over the remaining root moves, all within the budget.
+- oneply: seed 004's player (score every empty point by the patterns a stone
+  there makes for both sides, play the best); used by bench/ as a yardstick.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from time import perf_counter
+
+from engines.gomoku.patterns import B1, B2, B3, B4, F1, F2, F3, F4, F5, counts
+from engines.gomoku.position import BIT_F5, Position
+from engines.gomoku.rules import BLACK
+from engines.gomoku.search import MATE, Searcher, Timeout
+
+
+@dataclass(frozen=True)
+class Level:
+    max_depth: int = 30  # plies of PVS at most
+    width: int = 10  # moves searched at a quiet inner node
+    root_width: int = 16
+    vcf_depth: int = 16  # attacking moves
+    vct_depth: int = 3  # attacking moves (0: no VCT)
+    defend_vcf: bool = True  # keep only root moves that refute the opponent's VCF
+    defend_vct: int = 0  # depth of the opponent-VCT check of the chosen move (0: none)
+    share_vcf: float = 0.15  # fractions of the budget for each stage
+    share_vct: float = 0.25
+    qdepth: int = 4  # fours the side to move may play at a leaf
+    w_self: int = 100  # evaluation weights (percent) of the mover's and the other side's potential
+    w_opp: int = 100
+    defend: float = 0.9  # move ordering: weight of the opponent's potential at a point
+    qthree: bool = False  # quiescence answers open threes too
+    lmr: bool = True  # late move reductions
+    nps: int = 0  # benchmarks only: count time in nodes searched, this many a second (no clock)
+    patient: bool = False  # deepen until the time is up (else stop when the next iteration would not finish)
+
+
+LEVELS = {
+    "medium": Level(
+        max_depth=2, width=8, root_width=12, vcf_depth=6, vct_depth=0, share_vct=0.0, qdepth=0, defend_vcf=False
+    ),
+    "hard": Level(defend_vct=3, patient=True),
+    "master": Level(
+        width=12, root_width=20, vcf_depth=20, vct_depth=5, defend_vct=3, share_vcf=0.12, share_vct=0.3, patient=True
+    ),
+}
+
+
+def level_of(name: str) -> Level:
+    """A level by name; `hard:width=12,w_self=120` overrides fields (for benchmarks and tuning)."""
+    base, _, extra = name.partition(":")
+    level = LEVELS[base]
+    if extra:
+        changes = {}
+        for item in extra.split(","):
+            key, _, value = item.partition("=")
+            kind = type(getattr(level, key))
+            changes[key] = value.lower() in ("1", "true", "yes") if kind is bool else kind(value)
+        level = replace(level, **changes)
+    return level
+
+
+def choose(
+    size: int,
+    rule: str,
+    stones: list[tuple[int, int]],
+    c: int,
+    level: str,
+    budget: float,
+    rng: random.Random,
+    info: dict | None = None,
+) -> int:
+    """The point (padded index) colour c plays: `stones` are (index, colour) in the order played."""
+    start = perf_counter()
+    pos = Position(size, rule, stones)
+    if not stones:
+        centre = pos.geo.index(size // 2, size // 2)
+        return centre
+    if level in ("easy", "oneply"):
+        return one_ply(pos, c, rng, sloppy=level == "easy")
+    return think(pos, c, level_of(level), budget, start, rng, info if info is not None else {})
+
+
+# --- one ply ------------------------------------------------------------------------------------
+
+# Seed 004's weights, on our classes: attack (own stone) and defence (the opponent's stone there).
+ATTACK = {F5: 100000, F4: 10000, B4: 1500, F3: 1200, B3: 150, F2: 120, B2: 15, F1: 10, B1: 1}
+DEFEND = {F5: 50000, F4: 8000, B4: 1000, F3: 900, B3: 100, F2: 80, B2: 10, F1: 5, B1: 1}
+
+
+def _one_ply_score(code: int, weights: dict[int, int], combo: int) -> int:
+    n = counts(code)
+    s = sum(weights[k] * n[k] for k in weights)
+    if n[B4] >= 2 or (n[B4] and n[F3]):
+        s += 8 * combo
+    elif n[F3] >= 2:
+        s += 5 * combo
+    return s
+
+
+def one_ply(pos: Position, c: int, rng: random.Random, sloppy: bool = False) -> int:
+    o = 3 - c
+    for q in pos.fours[c]:
+        if pos.code[c][q] >= BIT_F5 and not _bad(pos, c, q):
+            return q
+    theirs = [q for q in pos.fives(o) if not _bad(pos, c, q)]
+    if theirs:
+        return theirs[0]
+    mine, their = pos.code[c], pos.code[o]
+    cent = pos.st.centrality
+    scored = []
+    for q in pos.cand or pos.geo.points:
+        if pos.cells[q] or _bad(pos, c, q):
+            continue
+        s = _one_ply_score(mine[q], ATTACK, 1000) + _one_ply_score(their[q], DEFEND, 800)
+        scored.append((s + cent[q] * 0.1 + rng.random() * 0.01, q))
+    if not scored:
+        return next(q for q in pos.geo.points if not pos.cells[q])
+    scored.sort(reverse=True)
+    if not sloppy:
+        return scored[0][1]
+    best = scored[0][0]
+    # The best always stays in the pool (centrality can make every score negative).
+    pool = [scored[0][1]] + [q for s, q in scored[1:4] if s >= best * 0.4]
+    weights = [0.55, 0.25, 0.12, 0.08][: len(pool)]
+    return rng.choices(pool, weights)[0]
+
+
+def _bad(pos: Position, c: int, q: int) -> bool:
+    return c == BLACK and pos.renju and pos.is_forbidden(q)
+
+
+# --- search levels ------------------------------------------------------------------------------
+
+
+def think(pos: Position, c: int, level: Level, budget: float, start: float, rng: random.Random, info: dict) -> int:
+    """The search levels' move; `info` receives how it was found (stage, depth, nodes)."""
+    o = 3 - c
+    end = start + budget * 0.9
+    mine = pos.code[c]
+    # Immediate: a five, a forced block.
+    for q in pos.fours[c]:
+        if mine[q] >= BIT_F5 and not _bad(pos, c, q):
+            info["stage"] = "five"
+            return q
+    theirs = [q for q in pos.fives(o) if not _bad(pos, c, q)]
+    if theirs:
+        info["stage"] = "block"
+        return theirs[0]
+    s = Searcher(pos, end, level.width, level.defend, level.qdepth, level.w_self, level.w_opp, level.qthree, level.lmr)
+    if level.nps:
+        s.clock = lambda: start + s.nodes / level.nps
+    clock = s.clock
+    base = len(pos.moves)
+
+    def run(f, share, *args):
+        """f(*args) within `share` of the budget (and the overall end); None when time runs out."""
+        s.deadline = min(end, clock() + budget * share) if share else end
+        made = len(pos.moves)
+        try:
+            return f(*args)
+        except Timeout:
+            while len(pos.moves) > made:
+                pos.unmake()
+            return None
+
+    q = run(s.vcf, level.share_vcf, c, level.vcf_depth)
+    if q is not None:
+        info["stage"] = "vcf"
+        return q
+    root = s.moves(c, 0, 0, level.root_width)
+    if level.defend_vcf:
+        root = _safe_moves(pos, c, s, root, level, run)
+    if level.vct_depth:
+        q = run(s.vct, level.share_vct, c, level.vct_depth)
+        if q is not None and not _bad(pos, c, q):
+            info["stage"] = "vct"
+            return q
+    info["stage"] = "pvs"
+    info["root"] = len(root)
+    if len(root) == 1:
+        return root[0]
+    checking = bool(level.defend_vct)
+    s.deadline = start + budget * (0.7 if checking else 0.9)
+    best, value, scores = root[0], 0, {}
+    for depth in range(1, level.max_depth + 1):
+        scores = {}
+        began = clock()
+        try:
+            best, value = s.root(c, root, depth, scores)
+        except Timeout:
+            while len(pos.moves) > base:
+                pos.unmake()
+            done = [q for q in root if q in scores]
+            if done:
+                top = max(done, key=lambda q: scores[q])
+                if top != root[0] and scores[top] > scores.get(root[0], -MATE):
+                    best = top
+            break
+        info["depth"] = depth
+        root.sort(key=lambda q: -scores.get(q, -10 * MATE))
+        # the next iteration takes a few times longer than this one: start it only if it can finish
+        if value > MATE or value < -MATE:
+            break
+        if not level.patient and clock() + 2.5 * (clock() - began) > s.deadline:
+            break
+    info["value"] = value
+    info["nodes"] = s.nodes
+    if checking and value > -MATE:
+        best = _check_vct(pos, c, s, [best] + [q for q in root if q != best], level, end)
+    return best
+
+
+def _check_vct(pos: Position, c: int, s: Searcher, order: list[int], level: Level, end: float) -> int:
+    """The first move in `order` after which the opponent has no VCT (as far as time allows to see)."""
+    o = 3 - c
+    for q in order[:6]:
+        left = end - s.clock()
+        if left < 0.02:
+            break
+        made = len(pos.moves)
+        pos.make(q, c)
+        blocks = pos.five_near(c, q)
+        if len(blocks) == 1:  # a four only delays: after the forced block the threat must be gone
+            pos.make(blocks[0], o)
+        s.deadline = s.clock() + left / 2
+        try:
+            lost = len(blocks) < 2 and s.vct(o, level.defend_vct) is not None
+        except Timeout:
+            lost = False
+        while len(pos.moves) > made:
+            pos.unmake()
+        if not lost:
+            return q
+    return order[0]
+
+
+def _safe_moves(pos: Position, c: int, s: Searcher, root: list[int], level: Level, run) -> list[int]:
+    """If the opponent threatens a VCF, keep only the root moves after which it no longer works."""
+    o = 3 - c
+    base = len(pos.moves)
+    if run(s.vcf, 0.05, o, level.vcf_depth) is None:
+        return root
+    # Try the usual candidates and every point that touches the opponent's fours.
+    pool = list(dict.fromkeys(root + sorted(pos.fours[o] | pos.fours[c] | pos.threes[o])))
+    safe = []
+    for q in pool:
+        if pos.cells[q] or _bad(pos, c, q):
+            continue
+        pos.make(q, c)
+        blocks = pos.five_near(c, q)
+        if len(blocks) == 1:  # c's four: the opponent blocks first, then may still have the VCF
+            pos.make(blocks[0], o)
+        refuted = len(blocks) > 1 or run(s.vcf, 0.03, o, level.vcf_depth) is None
+        while len(pos.moves) > base:
+            pos.unmake()
+        if refuted:
+            safe.append(q)
+    return safe or root
+
+

@@ -1,0 +1,339 @@
+"""The AI's board: stones plus incrementally kept line patterns, threat sets and a Zobrist hash.
+
+Everything the search asks per node is kept up to date by `make` / `unmake`
+instead of being recomputed:
+
+- `keys[p * 4 + d]`: the 16-bit neighbourhood key of point p along direction d
+  (see patterns.py); placing a stone changes the keys of the (at most) 32
+  points within four steps along the four lines through it.
+- `pat[c][p * 4 + d]`: the class bit of colour c at p along d, looked up from
+  the key; `code[c][p]` their sum over the four directions.
+- `total[c]`: the sum of `VALUE[code]` over the empty points (the static
+  evaluation is own total minus the opponent's).
+- `fours[c]`: empty points where c would make a four or better (the VCF
+  moves and every five threat); `threes[c]`: where c would make an open three
+  or better (the VCT moves).
+- `near[p]`: stones within two points (a square of 5x5); the empty points with
+  a stone near them are the candidate moves `cand`.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engines.gomoku.patterns import (
+    B4,
+    CLASS_BIT,
+    F3,
+    F4,
+    F5,
+    OFFSETS,
+    SLOT,
+    code_tables,
+    tables,
+)
+from engines.gomoku.rules import BLACK, EMPTY, WHITE, Geometry, forbidden, geometry
+
+VALUE, THREAT = code_tables()
+BIT_F5, BIT_F4, BIT_B4, BIT_F3 = CLASS_BIT[F5], CLASS_BIT[F4], CLASS_BIT[B4], CLASS_BIT[F3]
+B4_SHIFT = 3 * B4
+
+
+class _Static:
+    """Per board size: the neighbour lists every `make` walks, and Zobrist numbers."""
+
+    def __init__(self, geo: Geometry) -> None:
+        self.geo = geo
+        n = geo.length
+        on_board = [False] * n
+        for p in geo.points:
+            on_board[p] = True
+        # For each point p and colour c: (q * 4 + d, q, key delta) of every board point q within four
+        # steps of p along direction d; p sits at offset -k of q when q = p + k * step.
+        self.update: list[list[list[tuple[int, int, int]]]] = [[[] for _ in range(n)] for _ in range(3)]
+        # The same points as (q, d) grouped by direction, for finding a four's five point.
+        self.line: list[list[int]] = [[] for _ in range(n)]
+        for p in geo.points:
+            for d, step in enumerate(geo.dirs):
+                for k in OFFSETS:
+                    q = p + k * step
+                    if on_board[q]:
+                        shift = 2 * SLOT[-k]
+                        for c in (BLACK, WHITE):
+                            self.update[c][p].append((q * 4 + d, q, c << shift))
+                        self.line[p].append(q)
+        # The 5x5 square around each point (without it), on the board.
+        self.square: list[list[int]] = [[] for _ in range(n)]
+        for p in geo.points:
+            for dr in range(-2, 3):
+                for dc in range(-2, 3):
+                    q = p + dr * geo.stride + dc
+                    if (dr or dc) and on_board[q]:
+                        self.square[p].append(q)
+        rng = random.Random(0x6F6D6F6B)
+        self.zobrist = [[0] * n, [rng.getrandbits(64) for _ in range(n)], [rng.getrandbits(64) for _ in range(n)]]
+        # Initial keys of the empty board: walls seen from each point.
+        self.empty_keys = [0] * (n * 4)
+        cells = geo.empty_board()
+        for p in geo.points:
+            for d, step in enumerate(geo.dirs):
+                key = 0
+                for k in OFFSETS:
+                    key |= cells[p + k * step] << (2 * SLOT[k])
+                self.empty_keys[p * 4 + d] = key
+        centre = (geo.size - 1) / 2
+        self.centrality = [0.0] * n
+        for p in geo.points:
+            col, row = geo.colrow(p)
+            self.centrality[p] = -max(abs(col - centre), abs(row - centre))
+
+
+_STATIC: dict[int, _Static] = {}
+
+
+def static(size: int) -> _Static:
+    if size not in _STATIC:
+        _STATIC[size] = _Static(geometry(size))
+    return _STATIC[size]
+
+
+class Position:
+    """A board the AI plays on. `make`/`unmake` are strictly last-in first-out."""
+
+    def __init__(self, size: int, rule: str, stones: list[tuple[int, int]] = ()) -> None:
+        self.size = size
+        self.rule = rule
+        st = self.st = static(size)
+        geo = self.geo = st.geo
+        self.renju = rule == "renju"
+        exact_black = rule in ("standard", "renju")
+        exact_white = rule == "standard"
+        table_black, table_white = tables(exact_black, exact_white)
+        self.table = (None, table_black, table_white)
+        self.cells = geo.empty_board()
+        self.keys = list(st.empty_keys)
+        n = geo.length
+        self.pat: list[list[int]] = [[], [0] * (n * 4), [0] * (n * 4)]
+        self.code: list[list[int]] = [[], [0] * n, [0] * n]
+        self.total = [0, 0, 0]
+        self.fours: list[set[int]] = [set(), set(), set()]
+        self.threes: list[set[int]] = [set(), set(), set()]
+        for c in (BLACK, WHITE):
+            table, pat, code = self.table[c], self.pat[c], self.code[c]
+            for p in geo.points:
+                s = 0
+                for d in range(4):
+                    v = table[self.keys[p * 4 + d]]
+                    pat[p * 4 + d] = v
+                    s += v
+                code[p] = s
+                self.total[c] += VALUE[s]
+        self.near = [0] * n
+        self.cand: set[int] = set()
+        self.hash = 0
+        self.moves: list[int] = []
+        for p, c in stones:
+            self.make(p, c)
+
+    # --- making and unmaking moves -----------------------------------------------------------
+    def make(self, p: int, c: int) -> None:
+        cells = self.cells
+        cells[p] = c
+        self.moves.append(p)
+        self.hash ^= self.st.zobrist[c][p]
+        keys = self.keys
+        tb, tw = self.table[1], self.table[2]
+        pb, pw = self.pat[1], self.pat[2]
+        cb, cw = self.code[1], self.code[2]
+        fb, fw = self.fours[1], self.fours[2]
+        hb, hw = self.threes[1], self.threes[2]
+        value = VALUE
+        b4, f3 = BIT_B4, BIT_F3
+        sb = self.total[1] - value[cb[p]]
+        sw = self.total[2] - value[cw[p]]
+        fb.discard(p)
+        fw.discard(p)
+        hb.discard(p)
+        hw.discard(p)
+        for qd, q, delta in self.st.update[c][p]:
+            key = keys[qd] + delta
+            keys[qd] = key
+            if cells[q]:
+                continue
+            new = tb[key]
+            old = pb[qd]
+            if new != old:
+                pb[qd] = new
+                oc = cb[q]
+                nc = oc + new - old
+                cb[q] = nc
+                sb += value[nc] - value[oc]
+                if nc >= f3 or oc >= f3:
+                    if (nc >= b4) != (oc >= b4):
+                        if nc >= b4:
+                            fb.add(q)
+                        else:
+                            fb.discard(q)
+                    if (nc >= f3) != (oc >= f3):
+                        if nc >= f3:
+                            hb.add(q)
+                        else:
+                            hb.discard(q)
+            new = tw[key]
+            old = pw[qd]
+            if new != old:
+                pw[qd] = new
+                oc = cw[q]
+                nc = oc + new - old
+                cw[q] = nc
+                sw += value[nc] - value[oc]
+                if nc >= f3 or oc >= f3:
+                    if (nc >= b4) != (oc >= b4):
+                        if nc >= b4:
+                            fw.add(q)
+                        else:
+                            fw.discard(q)
+                    if (nc >= f3) != (oc >= f3):
+                        if nc >= f3:
+                            hw.add(q)
+                        else:
+                            hw.discard(q)
+        self.total[1] = sb
+        self.total[2] = sw
+        near = self.near
+        cand = self.cand
+        cand.discard(p)
+        for q in self.st.square[p]:
+            n = near[q] + 1
+            near[q] = n
+            if n == 1 and not cells[q]:
+                cand.add(q)
+
+    def unmake(self) -> None:
+        p = self.moves.pop()
+        cells = self.cells
+        c = cells[p]
+        cells[p] = EMPTY
+        self.hash ^= self.st.zobrist[c][p]
+        keys = self.keys
+        tb, tw = self.table[1], self.table[2]
+        pb, pw = self.pat[1], self.pat[2]
+        cb, cw = self.code[1], self.code[2]
+        fb, fw = self.fours[1], self.fours[2]
+        hb, hw = self.threes[1], self.threes[2]
+        sb = self.total[1]
+        sw = self.total[2]
+        value = VALUE
+        b4, f3 = BIT_B4, BIT_F3
+        for qd, q, delta in self.st.update[c][p]:
+            key = keys[qd] - delta
+            keys[qd] = key
+            if cells[q]:
+                continue
+            new = tb[key]
+            old = pb[qd]
+            if new != old:
+                pb[qd] = new
+                oc = cb[q]
+                nc = oc + new - old
+                cb[q] = nc
+                sb += value[nc] - value[oc]
+                if nc >= f3 or oc >= f3:
+                    if (nc >= b4) != (oc >= b4):
+                        if nc >= b4:
+                            fb.add(q)
+                        else:
+                            fb.discard(q)
+                    if (nc >= f3) != (oc >= f3):
+                        if nc >= f3:
+                            hb.add(q)
+                        else:
+                            hb.discard(q)
+            new = tw[key]
+            old = pw[qd]
+            if new != old:
+                pw[qd] = new
+                oc = cw[q]
+                nc = oc + new - old
+                cw[q] = nc
+                sw += value[nc] - value[oc]
+                if nc >= f3 or oc >= f3:
+                    if (nc >= b4) != (oc >= b4):
+                        if nc >= b4:
+                            fw.add(q)
+                        else:
+                            fw.discard(q)
+                    if (nc >= f3) != (oc >= f3):
+                        if nc >= f3:
+                            hw.add(q)
+                        else:
+                            hw.discard(q)
+        # p is empty again: its own patterns are as they were when it was played.
+        ob, ow = cb[p], cw[p]
+        self.total[1] = sb + VALUE[ob]
+        self.total[2] = sw + VALUE[ow]
+        if ob >= BIT_B4:
+            fb.add(p)
+        if ob >= BIT_F3:
+            hb.add(p)
+        if ow >= BIT_B4:
+            fw.add(p)
+        if ow >= BIT_F3:
+            hw.add(p)
+        near = self.near
+        cand = self.cand
+        for q in self.st.square[p]:
+            near[q] -= 1
+            if not near[q]:
+                cand.discard(q)
+        if near[p]:
+            cand.add(p)
+
+    # --- questions the search asks ---------------------------------------------------------
+    def fives(self, c: int) -> list[int]:
+        """Empty points where c would make five now."""
+        code = self.code[c]
+        return [q for q in self.fours[c] if code[q] >= BIT_F5]
+
+    def five_near(self, c: int, p: int) -> list[int]:
+        """c's five points on the lines through p (after c played p: the points that complete its four)."""
+        code = self.code[c]
+        cells = self.cells
+        return [q for q in self.st.line[p] if code[q] >= BIT_F5 and not cells[q]]
+
+    def flex_points(self, c: int) -> list[int]:
+        """Empty points where c would make an open four (or two fours at once): c has a live three."""
+        code = self.code[c]
+        out = []
+        for q in self.fours[c]:
+            v = code[q]
+            if v >= BIT_F4 or (v >> B4_SHIFT) & 7 >= 2:
+                out.append(q)
+        return out
+
+    def defences(self, c: int, flex: list[int]) -> set[int]:
+        """The points that stop c's open-four points `flex`: each of them, and c's four points on the lines
+        along which they make the open four (the ends and gaps of c's live threes)."""
+        out = set(flex)
+        pat = self.pat[c]
+        fours = self.fours[c]
+        dirs = self.geo.dirs
+        for f in flex:
+            # the lines of its open four; for a point of two fours at once, the lines of both
+            least = BIT_F4 if self.code[c][f] >= BIT_F4 else BIT_B4
+            for d in range(4):
+                if pat[f * 4 + d] >= least:
+                    step = dirs[d]
+                    for k in (-4, -3, -2, -1, 1, 2, 3, 4):
+                        q = f + k * step
+                        if q in fours:
+                            out.add(q)
+        return out
+
+    def is_forbidden(self, p: int) -> bool:
+        """Renju only: black may not play p."""
+        return self.renju and forbidden(self.cells, self.geo.dirs, p) is not None
+
+    def evaluation(self, c: int) -> int:
+        """Static value for c to move."""
+        return self.total[c] - self.total[3 - c]

@@ -1,0 +1,200 @@
+"""Nim (拈): take stones from one heap; options `max=K` and `misere`.
+
+Theory used by the perfect player: with at most K stones per move a heap of n
+stones is worth n mod (K+1) (its Grundy value), and every move that raises that
+value can be reversed, so a position plays like ordinary Nim on the reduced
+heaps. In normal play the mover loses iff the XOR of the reduced heaps is 0; in
+misère play likewise, except when every reduced heap is 0 or 1, where the mover
+loses iff an odd number of them are 1. tests/engines/test_nim.py checks this
+against a brute-force game-tree solver on every small position.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, replace
+from functools import reduce
+from operator import xor
+
+from engines.base import JSON, Game, Msg, Outcome, Refusal, Setup, msg
+
+# games.md says 1 to 99 stones, yet names `/nim start 100 max=10` as the seed's game: 100 is allowed.
+MAX_HEAPS, MAX_STONES = 10, 100
+
+
+@dataclass(frozen=True)
+class Move:
+    heap: int  # 0-based
+    count: int
+
+
+@dataclass(frozen=True)
+class State:
+    heaps: tuple[int, ...]
+    max_take: int | None
+    misere: bool
+    turn: int  # seat to move (or who would move, once over)
+    last: Move | None = None  # the move just made, for the picture (made by 1 - turn)
+    start: tuple[int, ...] = ()  # the heaps the game began with
+
+
+class Nim(Game[State, Move]):
+    name = "nim"
+    seat_counts = (2,)
+    levels = ("easy", "medium", "hard")
+    default_level = "hard"
+    ai_budget = {"easy": 0.1, "medium": 0.1, "hard": 0.1}
+    move_words = {"take": ""}
+    hint_level = "hard"
+
+    # --- setting up ---------------------------------------------------------------
+    def parse_options(self, args: list[str]) -> Setup:
+        heaps: list[int] = []
+        options: dict[str, JSON] = {"max": None, "misere": False}
+        for arg in args:
+            word = arg.lower()
+            if word in ("misere", "misère"):
+                options["misere"] = True
+            elif word in ("normal",):
+                options["misere"] = False
+            elif m := re.fullmatch(r"max=(\d+)", word):
+                options["max"] = int(m[1])
+                if options["max"] < 1:
+                    raise Refusal("nim.bad_max")
+            elif word.isdigit():
+                heaps.append(int(word))
+            else:
+                raise Refusal("nim.bad_option", option=arg)
+        if len(heaps) > MAX_HEAPS:
+            raise Refusal("nim.too_many_heaps", most=MAX_HEAPS)
+        if any(not 1 <= h <= MAX_STONES for h in heaps):
+            raise Refusal("nim.bad_heap_size", most=MAX_STONES)
+        options["heaps"] = heaps or None
+        return Setup(options, 2)
+
+    def new_state(self, options: dict[str, JSON], seats: int, seed: int) -> State:
+        heaps = options.get("heaps")
+        if not heaps:
+            rng = random.Random(seed)
+            heaps = [rng.randint(1, 20) for _ in range(rng.randint(3, 5))]
+        return State(tuple(heaps), options.get("max"), bool(options.get("misere")), 0, None, tuple(heaps))
+
+    # --- playing -----------------------------------------------------------------
+    def to_move(self, state: State) -> int | None:
+        return None if not any(state.heaps) else state.turn
+
+    def parse_move(self, state: State, seat: int, text: str) -> Move:
+        numbers = re.findall(r"\d+", text)
+        if len(numbers) != 2 or re.search(r"[^\d\s,:/x-]", text.replace("from", "").replace("heap", "")):
+            raise Refusal("nim.how_to_move")
+        heap, count = int(numbers[0]), int(numbers[1])
+        move = Move(heap - 1, count)
+        self._check(state, seat, move)
+        return move
+
+    def _check(self, state: State, seat: int, move: Move) -> None:
+        if self.to_move(state) != seat:
+            raise Refusal("host.not_your_turn")
+        if not 0 <= move.heap < len(state.heaps):
+            raise Refusal("nim.no_such_heap", heap=move.heap + 1, count=len(state.heaps))
+        stones = state.heaps[move.heap]
+        if stones == 0:
+            raise Refusal("nim.heap_empty", heap=move.heap + 1)
+        if move.count < 1:
+            raise Refusal("nim.take_at_least_one")
+        if state.max_take is not None and move.count > state.max_take:
+            raise Refusal("nim.over_max", most=state.max_take)
+        if move.count > stones:
+            raise Refusal("nim.not_enough", heap=move.heap + 1, count=stones)
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        if self.to_move(state) != seat:
+            return []
+        limit = state.max_take or MAX_STONES
+        return [Move(h, k) for h, n in enumerate(state.heaps) for k in range(1, min(n, limit) + 1)]
+
+    def apply(self, state: State, seat: int, move: Move) -> State:
+        self._check(state, seat, move)
+        heaps = list(state.heaps)
+        heaps[move.heap] -= move.count
+        return replace(state, heaps=tuple(heaps), turn=1 - seat, last=move)
+
+    def outcome(self, state: State) -> Outcome | None:
+        if any(state.heaps):
+            return None
+        took_last = 1 - state.turn
+        winner = 1 - took_last if state.misere else took_last
+        reason = msg("nim.misere_end" if state.misere else "nim.normal_end")
+        ranks = (1, 2) if winner == 0 else (2, 1)
+        return Outcome(ranks, reason)
+
+    def move_text(self, state: State, move: Move) -> str:
+        return f"{move.heap + 1} {move.count}"
+
+    def describe(self, state: State, seat: int, move: Move) -> Msg:
+        return msg("nim.moved", heap=move.heap + 1, count=move.count)
+
+    # --- showing -----------------------------------------------------------------
+    def view(self, state: State, seat: int | None) -> JSON:
+        return {
+            "heaps": list(state.heaps),
+            "start": list(state.start),
+            "max": state.max_take,
+            "misere": state.misere,
+            "last": _last_json(state),
+        }
+
+    def text(self, view: JSON) -> str:
+        lines = []
+        for i, n in enumerate(view["heaps"]):
+            last = view["last"]
+            taken = last["count"] if last and last["heap"] == i else 0
+            lines.append(f"{i + 1:>2} | {'●' * n}{'○' * taken}  ({n})")
+        return "\n".join(lines)
+
+    # --- storing -----------------------------------------------------------------
+    def to_json(self, state: State) -> JSON:
+        return {**self.view(state, None), "turn": state.turn}
+
+    def from_json(self, data: JSON) -> State:
+        last = Move(data["last"]["heap"], data["last"]["count"]) if data.get("last") else None
+        return State(tuple(data["heaps"]), data["max"], data["misere"], data["turn"], last, tuple(data["start"]))
+
+    # --- the AI ------------------------------------------------------------------
+    def ai(self, state: State, seat: int, level: str, budget: float, rng: random.Random) -> Move:
+        moves = self.legal_moves(state, seat)
+        winning = [m for m in moves if mover_loses(self.apply(state, seat, m))]
+        # How often each level finds the winning move when there is one.
+        skill = {"easy": 0.35, "medium": 0.75, "hard": 1.0}[level]
+        if winning and (rng.random() < skill or _obvious(state, winning)):
+            return rng.choice(winning)
+        return _plausible(state, moves, rng)
+
+
+def _last_json(state: State) -> JSON:
+    if state.last is None:
+        return None
+    return {"heap": state.last.heap, "count": state.last.count, "seat": 1 - state.turn}
+
+
+def mover_loses(state: State) -> bool:
+    """True if the player to move loses against perfect play (see the module docstring)."""
+    k = state.max_take
+    reduced = [h % (k + 1) if k else h for h in state.heaps]
+    if state.misere and all(r <= 1 for r in reduced):
+        return sum(reduced) % 2 == 1
+    return reduce(xor, reduced, 0) == 0
+
+
+def _obvious(state: State, winning: list[Move]) -> bool:
+    """A win any player sees: one heap left that can be cleared (normal play)."""
+    live = [h for h in state.heaps if h]
+    return not state.misere and len(live) == 1 and (state.max_take or MAX_STONES) >= live[0]
+
+
+def _plausible(state: State, moves: list[Move], rng: random.Random) -> Move:
+    """A move a person might make: a few stones from a big heap, not always one stone."""
+    biggest = max(state.heaps)
+    from_big = [m for m in moves if state.heaps[m.heap] >= biggest - 2 and m.count <= 3]
+    return rng.choice(from_big or moves)

@@ -1,0 +1,15 @@
+"""Pictures of games: `draw(game, view, ctx)` -> PNG bytes, by the game's renderer."""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from engines.base import JSON
+from render.base import RenderContext
+
+# game -> renderer module, where it is not render.<game>
+MODULES: dict[str, str] = {}
+
+
+def draw(game: str, view: JSON, ctx: RenderContext) -> bytes:
+    return import_module(MODULES.get(game, f"render.{game}")).render(view, ctx)

@@ -1,0 +1,37 @@
+"""What every renderer gets besides the view, and shared drawing helpers."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from PIL import Image
+
+from engines.base import Msg, Outcome
+
+
+@dataclass(frozen=True)
+class RenderContext:
+    """Who sits where and what to say around the board.
+
+    `tr` translates a `Msg` into the channel's language; `viewer` is the seat
+    whose private view is drawn (None for the public picture); `overlay` holds a
+    game's extras for this one picture (marked holes, a path, move numbers).
+    """
+
+    names: tuple[str, ...]
+    to_move: int | None
+    outcome: Outcome | None
+    tr: Callable[[Msg], str]
+    viewer: int | None = None
+    overlay: Any = None
+    ai_seats: frozenset[int] = field(default_factory=frozenset)
+
+
+def png(image: Image.Image) -> bytes:
+    """Encode as PNG (zlib level 6: small files at a modest cost)."""
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=False, compress_level=6)
+    return out.getvalue()

@@ -1,0 +1,172 @@
+"""The console bot as a newcomer uses it: whole games, typed line by line."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+import engines
+from bot.adapters.console import CHANNEL, Console
+from bot.host import Host
+from tests.conftest import Clock, close_table, open_table
+
+
+async def lines(host: Host, *typed: str) -> AsyncIterator[str]:
+    """Type each line once the bot has answered, as a person watching the screen would."""
+    for line in typed:
+        await host.idle()
+        yield line + "\n"
+
+
+async def play(tmp_path: Path, *typed: str) -> tuple[str, Path]:
+    table = await open_table(tmp_path / "c.db", Clock())
+    out: list[str] = []
+    images = tmp_path / "pictures"
+    console = Console(table.host, images, "alice", write=out.append)
+    try:
+        await console.run(lines(table.host, *typed))
+    finally:
+        await close_table(table)
+    return "\n".join(out), images
+
+
+async def test_a_whole_game_against_a_friend(tmp_path: Path) -> None:
+    text, images = await play(
+        tmp_path,
+        "/nim start 1 2", "/as bob", "join", "/as alice", "take 2 1", "/as bob", "take 1 1", "/as alice",
+        "take 2 1", "/stats", "/as bob", "/stats",
+    )  # fmt: skip
+    assert "alice opened a table for Nim." in text
+    assert "Nim begins: alice vs bob." in text
+    assert "🏆 alice wins: took the last stone." in text
+    assert "Nim: 1 won, 0 lost, 0 drawn" in text and "Nim: 0 won, 1 lost, 0 drawn" in text
+    pictures = sorted(images.glob("*.png"))
+    assert len(pictures) == 4 and Image.open(pictures[-1]).width == 800
+    assert str(pictures[-1]) in text
+
+
+async def test_a_whole_game_against_the_ai(tmp_path: Path) -> None:
+    text, _ = await play(tmp_path, "/nim solo hard 2 2", "take 1 1", "take 2 1", "/stats")
+    assert "Bot (hard) took 1 stone from heap 2." in text  # it mirrors: the winning reply
+    assert "🏆 Bot (hard) wins: took the last stone." in text
+    assert "Nim: 0 won, 1 lost, 0 drawn" in text
+
+
+async def test_buttons_are_shown_as_the_commands_they_stand_for(tmp_path: Path) -> None:
+    text, _ = await play(tmp_path, "/nim challenge @bob", "/as bob")
+    assert "[Accept: /accept]   [Decline: /decline]" in text
+    assert "Now typing: bob" in text
+
+
+async def test_bad_lines_get_one_clear_answer(tmp_path: Path) -> None:
+    text, _ = await play(tmp_path, "/as", "/dance", "dance", "/take 1 1")
+    assert "Use /as <name>" in text
+    assert "I don't know /dance." in text
+    assert text.count("There is no game in this channel.") == 2  # "dance" is read as a move
+
+
+async def test_the_console_resumes_a_game_on_start(tmp_path: Path) -> None:
+    await play(tmp_path, "/nim solo 3 4 5")
+    text, _ = await play(tmp_path)
+    assert "A game was in progress here; it goes on:" in text and " 1 | ●●●  (3)" in text
+
+
+async def play_out(tmp_path: Path, opening: list[str], people: dict[int, str], choose,
+                   after: tuple[str, ...] | list[str] = ("/stats",)) -> str:
+    """Type the opening lines, then for each seat a person holds, `/as` them and type a move
+    picked by `choose(moves, rng)` from the moves the host lists, until the game ends."""
+    table = await open_table(tmp_path / "c.db", Clock())
+    out: list[str] = []
+    console = Console(table.host, tmp_path / "pictures", people[0], write=out.append)
+    rng = random.Random(7)
+
+    async def typed() -> AsyncIterator[str]:
+        for line in opening:
+            await table.host.idle()
+            yield line + "\n"
+        while True:
+            await table.host.idle()
+            session = await table.store.active(CHANNEL)
+            if session is None:
+                break
+            seat = engines.get(session.game).to_move(engines.get(session.game).from_json(session.state))
+            name = people[seat]
+            yield f"/as {name}\n"
+            moves = await table.host.legal_moves(CHANNEL, f"console:{name}")
+            yield choose(moves, rng, session, seat) + "\n"
+        for line in after:
+            yield line + "\n"
+
+    try:
+        await console.run(typed())
+    finally:
+        await close_table(table)
+    return "\n".join(out)
+
+
+def dou_dizhu_player(moves: list[str], rng: random.Random, session, seat: int) -> str:
+    """Bid 1 when possible; otherwise play the longest play (a person emptying their hand)."""
+    if "bid 1" in moves:
+        return "bid 1"
+    return max(moves, key=lambda m: (len(m.replace(" ", "")) if m != "pass" else 0, rng.random()))
+
+
+async def test_dou_dizhu_one_person_and_two_bots_to_the_settlement(tmp_path: Path) -> None:
+    text = await play_out(tmp_path, ["/ddz solo easy"], {0: "alice"}, dou_dizhu_player)
+    assert "Dou Dizhu (斗地主) begins: alice vs Bot (easy) vs Bot (easy)." in text
+    assert "🔒 only alice sees this:" in text
+    assert "Points: alice " in text
+    assert re.search(r"Dou Dizhu \(斗地主\): [01] won, [01] lost, 0 drawn, [+-]\d+ points", text)
+
+
+async def test_dou_dizhu_three_people_at_one_keyboard(tmp_path: Path) -> None:
+    opening = ["/ddz start", "/as bob", "join", "/as carol", "join"]
+    text = await play_out(tmp_path, opening, {0: "alice", 1: "bob", 2: "carol"}, dou_dizhu_player)
+    assert "Dou Dizhu (斗地主) begins: alice vs bob vs carol." in text
+    for name in ("alice", "bob", "carol"):
+        assert f"🔒 only {name} sees this:" in text
+    assert "🏆" in text and "Points: alice " in text
+
+
+def checkers_player(moves: list[str], rng: random.Random, session, seat: int) -> str:
+    """A person who plays like the seed's computer: the piece that goes farthest toward home."""
+    game = engines.get("checkers")
+    state = game.from_json(session.state)
+    return game.move_text(state, game.ai(state, seat, "easy", 0.2, rng))
+
+
+@pytest.mark.parametrize(("seats", "people"), [(2, 1), (3, 2), (4, 2), (6, 3)])
+async def test_chinese_checkers_people_and_bots_play_to_the_end(tmp_path: Path, seats: int, people: int) -> None:
+    names = ["alice", "bob", "carol"][:people]
+    opening = [f"/checkers start {seats}"]
+    for name in names[1:]:
+        opening += [f"/as {name}", "join"]
+    opening += ["/as alice", "/go"]
+    text = await play_out(tmp_path, opening, dict(enumerate(names)), checkers_player)
+    assert "Chinese Checkers begins:" in text
+    assert "🏆" in text and "filled the goal point" in text.split("🏆")[-1].splitlines()[0]
+    assert re.search(r"Chinese Checkers: [01] won, [01] lost, 0 drawn", text.split("Results of alice:")[-1])
+
+
+def gomoku_player(moves: list[str], rng: random.Random, session, seat: int) -> str:
+    """A person of modest strength: plays what the easy bot would."""
+    game = engines.get("gomoku")
+    state = game.from_json(session.state)
+    return game.move_text(state, game.ai(state, seat, "easy", 0.2, rng))
+
+
+@pytest.mark.parametrize("level", ["easy", "medium"])
+async def test_gomoku_a_whole_game_against_a_bot_then_its_record_replays(tmp_path: Path, level: str) -> None:
+    opening = [f"/gomoku solo {level}"]
+    text = await play_out(tmp_path, opening, {0: "alice"}, gomoku_player, after=["/record", "/replay"])
+    assert f"Gomoku begins: alice vs Bot ({level})." in text
+    assert "🏆" in text or "Draw" in text
+    record = text.split("Gomoku: alice vs Bot")[-1].splitlines()[1].strip()
+    moves = [part.split(". ")[1] for part in record.split(" · ")]
+    assert len(moves) >= 9 and re.fullmatch(r"[a-o]\d{1,2}", moves[0])
+    assert f"After move {len(moves)} of {len(moves)}: {moves[-1]}" in text

@@ -1,0 +1,127 @@
+"""A stand-in Discord and the real bot (discord.py client + host on SQLite) connected to it."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import discord
+import pytest
+from discord.gateway import DiscordWebSocket
+
+from bot.adapters.discord import DiscordBot
+from bot.ai import AIRunner
+from bot.host import Host
+from bot.store import Store
+from tests.discord.fake import TOKEN, FakeDiscord, Interaction, Message, Person
+
+
+@dataclass
+class Bot:
+    """One run of the bot process: store, AI, host and Discord client."""
+
+    fake: FakeDiscord
+    store: Store
+    ai: AIRunner
+    host: Host
+    discord: DiscordBot
+
+    async def stop(self) -> None:
+        await asyncio.wait_for(self.discord.stop(), 20)
+        await self.host.stop()
+        self.ai.close()
+        await self.store.close()
+
+
+async def start_bot(
+    fake: FakeDiscord,
+    db: Path,
+    *,
+    ai: AIRunner | None = None,
+    guilds: Sequence[int] | None = None,
+    shard_count: int | None = None,
+    shard_ids: Sequence[int] | None = None,
+) -> Bot:
+    store = await Store.open(str(db))
+    ai = ai or AIRunner(0)
+    host = Host(store, ai)
+    bot = DiscordBot(host, TOKEN, guilds=fake.guild_ids if guilds is None else guilds, api=fake.api,
+                     gateway=fake.gateway, shard_count=shard_count, shard_ids=shard_ids,
+                     guild_ready_timeout=0.05)  # fmt: skip
+    await host.start()
+    await bot.start()
+    await asyncio.wait_for(bot.ready.wait(), 20)
+    return Bot(fake, store, ai, host, bot)
+
+
+@pytest.fixture(autouse=True)
+def _discord_endpoints() -> Iterator[None]:
+    """The bot points discord.py's process-wide endpoints at the stand-in; put them back after."""
+    base, gateway = discord.http.Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY
+    logging.getLogger("discord").setLevel(logging.WARNING)
+    yield
+    discord.http.Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = base, gateway
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    server = FakeDiscord()
+    await server.start()
+    yield server
+    await server.close()
+    assert not server.unknown, f"the bot made requests the stand-in does not know: {server.unknown}"
+    late = {i.id: i.refused for i in server.interactions.values() if i.refused}
+    assert not late, f"Discord refused calls about interactions: {late}"
+
+
+@pytest.fixture
+async def bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Bot]:
+    running = await start_bot(fake, tmp_path / "games.db")
+    yield running
+    await running.stop()
+
+
+# --- what the tests do as people -----------------------------------------------------------
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def first_channel(fake: FakeDiscord) -> int:
+    return next(iter(fake.channels))
+
+
+async def run(
+    fake: FakeDiscord, person: Person, command: str, channel: int | None = None, **options: object
+) -> Interaction:
+    """`person` runs a slash command; returns once the bot has answered it (its "thinking…" is gone)."""
+    interaction = await fake.slash(person, command, channel, **options)
+    await fake.wait(lambda: interaction.settled)
+    return interaction
+
+
+def boards(fake: FakeDiscord, channel: int) -> list[Message]:
+    """The channel's messages that show a picture."""
+    return [m for m in fake.channel(channel) if m.png]
+
+
+async def board_saying(fake: FakeDiscord, channel: int, text: str) -> Message:
+    """Wait for the channel's current board, once its text has `text`."""
+
+    def current() -> Message | None:
+        shown = boards(fake, channel)
+        return shown[-1] if shown and text in shown[-1].content else None
+
+    current.__name__ = f"a board saying {text!r}"
+    return await fake.wait(current)
+
+
+async def said_to(fake: FakeDiscord, interaction: Interaction, text: str) -> Message:
+    """Wait for the bot to tell the user of `interaction`, privately, something with `text`."""
+
+    def found() -> Message | None:
+        return next((m for m in interaction.said if text in m.content), None)
+
+    found.__name__ = f"{interaction.user.name} told {text!r}"
+    return await fake.wait(found)

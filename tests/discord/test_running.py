@@ -1,0 +1,126 @@
+"""Running the bot: restarts, the AI off the event loop, sharding, global sync, `gamehost` itself."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot import main
+from bot.ai import AIRunner
+from bot.config import load
+from tests.discord.conftest import board_saying, boards, first_channel, run, said_to, start_bot
+from tests.discord.fake import ALICE, BOB, TOKEN, FakeDiscord
+
+
+async def test_buttons_survive_a_restart_and_stale_ones_are_refused_privately(fake: FakeDiscord,
+                                                                              tmp_path: Path) -> None:  # fmt: skip
+    db = tmp_path / "games.db"
+    first = await start_bot(fake, db)
+    channel = first_channel(fake)
+    await run(fake, ALICE, "nim start", channel, heaps="2 2")
+    old_lobby = fake.last(channel, "Alice opened a table")
+    await run(fake, ALICE, "cancel", channel)
+    await run(fake, ALICE, "nim challenge", channel, user=BOB, heaps="3 3")
+    lobby = fake.last(channel, "Alice challenges Bob")
+    assert old_lobby is not None and lobby is not None
+    await first.stop()
+
+    second = await start_bot(fake, db)  # a new process: same SQLite file, nothing in memory
+    try:
+        stale = await fake.click(BOB, old_lobby, "Join")
+        refusal = await said_to(fake, stale, "That button is out of date")
+        assert refusal.ephemeral and refusal.visible_to == BOB.id and stale.callback == {"type": 6}
+
+        await fake.click(BOB, lobby, "Accept")  # made before the restart, still good
+        board = await board_saying(fake, channel, "Bob joined.")
+        assert board.png is not None
+        # The lobby's buttons were tidied away by the new process too (it keeps their ids in the store).
+        await fake.wait(lambda: lobby.buttons == [])
+        await run(fake, ALICE, "take", channel, args="1 1")
+        await board_saying(fake, channel, "Bob, your move.")
+        assert board.files == [] and len(boards(fake, channel)) == 1
+    finally:
+        await second.stop()
+
+
+async def test_heartbeats_are_answered_while_the_ai_thinks_in_its_process(tmp_path: Path) -> None:
+    fake = FakeDiscord(heartbeat_ms=100)
+    await fake.start()
+    # The real AI runner with a worker process, and the strongest gomoku level (about 2-3 s a move).
+    bot = await start_bot(fake, tmp_path / "games.db", ai=AIRunner(1))
+    try:
+        game, other = list(fake.channels)[:2]
+        await run(fake, ALICE, "gomoku solo", game, level="master")
+        start = time.monotonic()
+        moved = await run(fake, ALICE, "move", game, move="h8")
+        assert moved.callback_after is not None and moved.callback_after < 1.0
+        # While the AI thinks, the bot serves another channel.
+        helped = await run(fake, BOB, "help", other)
+        served = time.monotonic()
+        board = await board_saying(fake, game, "Alice, your move.")
+        end = time.monotonic()
+        assert "Bot (master)" in board.content and end - start >= 1.0, "the AI should have thought for a while"
+        assert served < end - 0.5 and helped.settled
+        beats = [t for t, _ in fake.heartbeats if start <= t <= end]
+        gaps = [b - a for a, b in zip([start, *beats], [*beats, end], strict=True)]
+        assert len(beats) >= 5 and max(gaps) < 1.0, f"{len(beats)} heartbeats, gaps {gaps}"
+        assert bot.discord.client.latency < 1.0  # measured from the ACKs: they kept coming
+    finally:
+        await bot.stop()
+        await fake.close()
+
+
+@pytest.mark.parametrize(("count", "ids"), [(0, None), (2, [1])], ids=["as-recommended", "this-process-shard-1"])
+async def test_sharded_with_commands_synced_globally(tmp_path: Path, count: int, ids: list[int] | None,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    async def at_once(self: discord.AutoShardedClient, shard_id: int | None, *, initial: bool = False) -> None:
+        pass  # discord.py waits 5 s between shards, Discord's identify rate limit; the stand-in has none
+
+    monkeypatch.setattr(discord.AutoShardedClient, "before_identify_hook", at_once)
+    guilds = (8 << 22, 9 << 22)  # on shards 0 and 1 of 2
+    fake = FakeDiscord(guilds=guilds, recommended_shards=2)
+    await fake.start()
+    bot = await start_bot(fake, tmp_path / "games.db", guilds=(), shard_count=count, shard_ids=ids)
+    try:
+        assert isinstance(bot.discord.client, discord.AutoShardedClient)
+        assert sorted(fake.identified) == ([(0, 2), (1, 2)] if ids is None else [(1, 2)])
+        assert set(fake.commands) == {"global"} and bot.discord.synced == ["global"]
+        served = guilds if ids is None else guilds[1:]
+        for guild in served:
+            channel = next(c for c, g in fake.channels.items() if g == guild)
+            await run(fake, ALICE, "nim solo", channel)
+            board = await board_saying(fake, channel, "Nim begins")
+            assert board.png is not None
+    finally:
+        await bot.stop()
+        await fake.close()
+
+
+async def test_gamehost_runs_discord_when_a_token_is_set(fake: FakeDiscord, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.delenv("TELEGRAM_TOKEN", raising=False)
+    monkeypatch.delenv("GAMEHOST_TELEGRAM_TOKEN", raising=False)
+    monkeypatch.setenv("GAMEHOST_DISCORD_API_URL", fake.api.removesuffix("/api/v10"))
+    monkeypatch.setenv("GAMEHOST_DISCORD_GATEWAY_URL", fake.gateway)
+    monkeypatch.setenv("GAMEHOST_DISCORD_GUILDS", ",".join(map(str, fake.guild_ids)))
+    settings = load(["--db", str(tmp_path / "games.db"), "--ai-workers", "0"])
+    assert not settings.wants_console
+    running = asyncio.create_task(main.run(settings))
+    try:
+        await fake.connected()
+        assert set(fake.commands) == {str(g) for g in fake.guild_ids}  # synced to the guild, not globally
+        channel = first_channel(fake)
+        await run(fake, ALICE, "nim solo", channel, heaps="3")
+        board = await board_saying(fake, channel, "Nim begins")
+        assert board.png is not None
+    finally:
+        running.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await running
+    await fake.wait(lambda: not fake._sockets)  # gamehost closed its connection on the way out

@@ -1,0 +1,178 @@
+"""Chinese Checkers AI: legal moves at every level and table size, and endgames without dawdling."""
+
+from __future__ import annotations
+
+import functools
+import random
+
+import pytest
+
+from engines.checkers import Checkers
+from engines.checkers import board as B
+from engines.checkers.ai import Position, greedy
+
+G = Checkers()
+TOP = [B.LABELS[h] for h in B.POINTS[3]]  # seat 0's goal with two players
+# Seat 1's pieces, far away from the top and out of its own goal: they never get in the way.
+FAR = {label: 1 for label in ("a5", "c5", "e5", "g5", "b6", "d6", "f6", "h6", "c7", "e7")}
+
+
+def check_ai_move(state, seat: int, level: str, rng: random.Random, budget: float):
+    move = G.ai(state, seat, level, budget, rng)
+    legal = {(m.start, m.to) for m in G.legal_moves(state, seat)}
+    assert (move.start, move.to) in legal
+    text = G.move_text(state, move)
+    assert G.parse_move(state, seat, text) == move
+    return G.apply(state, seat, move)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("seats", [2, 3, 4, 6])
+def test_every_level_plays_only_legal_moves(seats, seed):
+    """Whole games with the three levels mixed, plus random detours, to the end."""
+    rng = random.Random(seats * 10 + seed)
+    levels = (["hard", "normal", "easy"] * 3)[seed : seed + seats]
+    state = G.new_state({}, seats, seed)
+    plies = 0
+    while (seat := G.to_move(state)) is not None and plies < 70 * seats:
+        if rng.random() < 0.1:  # a random move now and then puts the AI in odd positions
+            state = G.apply(state, seat, rng.choice(G.legal_moves(state, seat)))
+        else:
+            state = check_ai_move(state, seat, levels[seat], rng, 0.04)
+        plies += 1
+    assert G.outcome(state) is not None  # AIs finish their games
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 6])
+def test_ai_moves_are_legal_in_scattered_positions(seats):
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = G.new_state({}, seats, seed)
+        for _ in range(rng.randint(10, 40) * seats):
+            seat = G.to_move(state)
+            state = G.apply(state, seat, rng.choice(G.legal_moves(state, seat)))
+        seat = G.to_move(state)
+        for level in G.levels:
+            check_ai_move(state, seat, level, rng, 0.04)
+
+
+def test_easy_moves_the_piece_that_goes_farthest():
+    state = G.with_board(G.new_state({}, 2, 0), {"m5": 0, "n6": 1, "p8": 1, "p10": 1, "n12": 1, "b6": 0, "a13": 1})
+    start, to = greedy(Position(state), 0, random.Random(0))
+    assert (B.LABELS[start], B.LABELS[to]) == ("m5", "m13")  # the four-jump chain
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_the_ai_takes_a_win_at_once(level):
+    pieces = {label: 0 for label in TOP if label != "j14"} | {"i13": 0, "m1": 1, "a5": 1, "h12": 1}
+    state = G.with_board(G.new_state({}, 2, 0), pieces)
+    move = G.ai(state, 0, level, 0.3, random.Random(0))
+    assert B.LABELS[move.to] == "j14"
+    assert G.outcome(G.apply(state, 0, move)).winners == (0,)
+
+
+def test_hard_does_not_hand_the_opponent_a_win():
+    # Seat 1 needs one more hole of its goal (seat 0's home) filled by anyone: seat 0 must not step in.
+    bottom = [B.LABELS[h] for h in B.POINTS[0]]
+    pieces = {label: 1 for label in bottom if label not in ("j4", "l4")} | {"l4": 0, "i5": 0, "m9": 0}
+    pieces |= {"m17": 0, "a13": 1}
+    state = G.with_board(G.new_state({}, 2, 0), pieces)
+    for _ in range(3):
+        move = G.ai(state, 0, "hard", 0.3, random.Random(1))
+        assert B.LABELS[move.to] != "j4"
+
+
+# --- endgames ------------------------------------------------------------------------------------
+def fewest_moves(state, seat: int, most: int) -> int | None:
+    """The fewest moves of `seat` alone that fill its goal (iterative deepening, bounded by `most`;
+    every piece outside the goal needs a move of its own)."""
+    pos = Position(state)
+    goal = pos.goal[seat]
+
+    def search(depth: int, seen: dict) -> bool:
+        if pos.filled(seat):
+            return True
+        if depth == 0 or sum(1 for h in pos.pieces[seat] if not goal[h]) > depth:
+            return False
+        if seen.get(pos.hash, -1) >= depth:
+            return False
+        seen[pos.hash] = depth
+        for f, t in pos.moves(seat):
+            pos.do(seat, f, t)
+            found = search(depth - 1, seen)
+            pos.undo(seat, f, t)
+            if found:
+                return True
+        return False
+
+    for bound in range(1, most + 1):
+        if search(bound, {}):
+            return bound
+    return None
+
+
+def moves_to_finish(state, level: str, budget: float, limit: int = 20) -> int:
+    """Seat 0 (the AI) against a seat 1 that only shuffles far away: how many moves seat 0 needs."""
+    rng = random.Random(0)
+    count = 0
+    while G.outcome(state) is None and count < limit:
+        if G.to_move(state) == 0:
+            state = check_ai_move(state, 0, level, rng, budget)
+            count += 1
+        else:
+            far = [m for m in G.legal_moves(state, 1) if B.ROW[m.to] <= 7 and B.POINT_OF[m.to] != 0]
+            state = G.apply(state, 1, far[count % len(far)])
+    assert G.outcome(state) is not None and G.outcome(state).winners == (0,)
+    return count
+
+
+@functools.cache
+def homebound_positions(count: int, seed: int) -> tuple:
+    """Seat 0 with most pieces home and a few a short way off, nothing in their way; with the
+    fewest moves that finish (positions needing more than 6 are skipped)."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        pieces = {label: 0 for label in TOP}
+        for label in rng.sample(TOP, rng.randint(2, 3)):
+            del pieces[label]
+        free = [B.LABELS[h] for h in range(B.SIZE) if 9 <= B.ROW[h] <= 13 and abs(B.COLUMN[h] - 12) <= 6]
+        for label in rng.sample(free, 10 - len(pieces)):
+            pieces[label] = 0
+        state = G.with_board(G.new_state({}, 2, seed), pieces | FAR)
+        best = fewest_moves(state, 0, 6)
+        if best is not None:
+            out.append((state, best))
+    return tuple(out)
+
+
+@pytest.mark.parametrize(("level", "slack"), [("normal", 2), ("hard", 1)])
+def test_the_endgame_does_not_dawdle(level, slack):
+    """Once its pieces are home-bound the AI finishes in at most one move more than the fewest
+    possible, and over six such endgames in at most `slack` moves more in all."""
+    extra = []
+    for state, best in homebound_positions(6, seed=7):
+        used = moves_to_finish(state, level, 0.3)
+        assert used <= best + 1, (G.text(G.view(state, None)), used, best)
+        extra.append(used - best)
+    assert sum(extra) <= slack, extra
+
+
+def test_the_easy_level_dawdles_where_the_others_do_not():
+    """The yardstick above is not loose: the seed's greedy computer needs many more moves."""
+    positions = homebound_positions(6, seed=7)
+    assert sum(moves_to_finish(state, "easy", 0.1) - best for state, best in positions) >= 6
+
+
+def test_a_standoff_in_the_middle_is_broken():
+    """Two pieces of each side stuck in front of each other: the AIs used to sidestep for 30 rounds."""
+    pieces = {label: 0 for label in ("m17", "l16", "n16", "k15", "m15", "o15", "n14", "p14", "o7", "p6")}
+    pieces |= {label: 1 for label in ("m9", "n8", "n4", "p4", "k3", "m3", "o3", "l2", "n2", "m1")}
+    for level in ("normal", "hard"):
+        state = G.with_board(G.new_state({}, 2, 0), pieces)
+        rng = random.Random(0)
+        plies = 0
+        while (seat := G.to_move(state)) is not None and plies < 60:
+            state = check_ai_move(state, seat, level, rng, 0.2)
+            plies += 1
+        assert state.end == "goal", G.text(G.view(state, None))

@@ -1,0 +1,235 @@
+"""The Dou Dizhu AI: always legal, sensible bids, cooperation, exact endgames, hidden information kept."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from engines.doudizhu import DouDizhu, State, ai
+from engines.doudizhu.cards import counts_of_cards, ranks_of_counts
+from engines.doudizhu.game import PASS
+from engines.doudizhu.plan import plan
+from engines.doudizhu.rules import classify
+from engines.doudizhu.solver import Solver
+from tests.engines.test_doudizhu import cards, reshuffled
+
+GAME = DouDizhu()
+
+
+def play_out(state: State, chooser, rng: random.Random, limit: int = 500) -> tuple[State, int]:
+    """Play `state` to the end, every move checked by the engine; returns the end and the number of moves."""
+    steps = 0
+    while (seat := GAME.to_move(state)) is not None and steps < limit:
+        move = chooser(state, seat, rng)
+        assert move in GAME.legal_moves(state, seat)
+        again = GAME.parse_move(state, seat, GAME.move_text(state, move))
+        assert again == move
+        state = GAME.apply(state, seat, move)
+        steps += 1
+    return state, steps
+
+
+def scrambled_start(seed: int, rng: random.Random) -> State:
+    """A game a few random legal moves in, so the AI meets all kinds of positions."""
+    state = GAME.new_state({"mode": "call" if seed % 4 == 0 else "points"}, 3, seed)
+    for _ in range(rng.randint(0, 12)):
+        seat = GAME.to_move(state)
+        if seat is None:
+            break
+        moves = GAME.legal_moves(state, seat)
+        if state.landlord is None:
+            moves = [m for m in moves if m != PASS] or moves
+        state = GAME.apply(state, seat, rng.choice(moves))
+    return state
+
+
+def test_easy_and_benchmark_players_are_always_legal() -> None:
+    players = {
+        "easy": lambda s, seat, rng: GAME.ai(s, seat, "easy", 0.2, rng),
+        "random": lambda s, seat, rng: ai.random_player(GAME.view(s, seat), rng),
+        "rule": lambda s, seat, rng: ai.rule_player(GAME.view(s, seat), rng),
+    }
+    total = 0
+    for seed in range(90):
+        rng = random.Random(seed)
+        name = ("easy", "random", "rule")[seed % 3]
+        end, steps = play_out(scrambled_start(seed, rng), players[name], rng)
+        assert GAME.outcome(end) is not None
+        total += steps
+    assert total > 3000
+
+
+def test_normal_is_always_legal() -> None:
+    total = 0
+    for seed in range(24):
+        rng = random.Random(seed)
+        end, steps = play_out(scrambled_start(seed, rng), lambda s, seat, r: GAME.ai(s, seat, "normal", 0.5, r), rng)
+        assert GAME.outcome(end) is not None
+        total += steps
+    assert total > 700
+
+
+def test_hard_is_legal_and_keeps_to_a_small_budget() -> None:
+    rng = random.Random(1)
+    decisions = 0
+    for seed in range(40):
+        state = scrambled_start(1000 + seed, rng)
+        # walk on with the fast level to a random point, then ask the hard level once
+        for _ in range(rng.randint(0, 40)):
+            seat = GAME.to_move(state)
+            if seat is None:
+                break
+            state = GAME.apply(state, seat, GAME.ai(state, seat, "easy", 0.1, rng))
+        seat = GAME.to_move(state)
+        if seat is None:
+            continue
+        started = time.perf_counter()
+        move = GAME.ai(state, seat, "hard", 0.1, rng)
+        assert time.perf_counter() - started < 1.0
+        assert move in GAME.legal_moves(state, seat)
+        decisions += 1
+    assert decisions >= 25
+
+
+def test_endgames_are_legal() -> None:
+    """Small hands reach the exact solver; its moves are legal too."""
+    rng = random.Random(5)
+    for i in range(40):
+        deck = rng.sample(range(54), 14)
+        hands = (tuple(sorted(deck[:6])), tuple(sorted(deck[6:10])), tuple(sorted(deck[10:14])))
+        gone = tuple(c for c in range(54) if c not in deck)  # the rest was played earlier
+        state = State("points", 1, 0, hands, hands[0][:3], 0, (1,), 0, 1, ((0, gone), (1, ()), (2, ())))
+        level = ("normal", "hard")[i % 2]
+        end, _ = play_out(state, lambda s, seat, r, lv=level: GAME.ai(s, seat, lv, 0.05, r), rng)
+        assert GAME.outcome(end) is not None
+
+
+def test_the_ai_sees_only_its_own_view() -> None:
+    rng = random.Random(2)
+    for seed in range(20):
+        state = scrambled_start(seed, rng)
+        seat = GAME.to_move(state)
+        if seat is None:
+            continue
+        other = reshuffled(state, seat, rng)
+        for level in ("easy", "normal"):
+            assert GAME.ai(state, seat, level, 0.2, random.Random(seed)) == GAME.ai(
+                other, seat, level, 0.2, random.Random(seed))
+            assert ai.choose_for_state(state, seat, level, random.Random(seed), 0.2) == ai.choose(
+                GAME.view(other, seat), level, random.Random(seed), 0.2)
+
+
+# --- judgement ------------------------------------------------------------------------------------
+
+
+def view_of(state: State, seat: int) -> dict:
+    return GAME.view(state, seat)
+
+
+def test_hopeless_hands_never_bid_and_strong_hands_bid_three() -> None:
+    rng = random.Random(0)
+    hopeless = cards("3 4 6 7 9 10 Q K 3 4 6 7 9 10 Q 5 8")  # no card above K, nothing that connects
+    strong = cards("BJ RJ 2 2 2 2 A A K K Q Q J J 10 9 8")
+    used = set(hopeless) | set(strong)
+    rest = [c for c in range(54) if c not in used]
+    state = State("points", 1, 0, (hopeless, strong, tuple(rest[:17])), tuple(rest[17:]), 0)
+    assert ai.hand_strength(counts_of_cards(hopeless)) < ai.BID_THRESHOLDS[0] - 4  # below even easy's noise
+    for level in ("easy", "normal", "hard"):
+        assert GAME.ai(state, 0, level, 0.5, rng) == PASS
+    state = GAME.apply(state, 0, PASS)
+    for level in ("normal", "hard"):
+        assert GAME.ai(state, 1, level, 0.5, rng).bid == 3
+    # over many deals the AI bids on some hands and passes on others, never on a hand weaker than the weakest bid
+    bids = 0
+    for seed in range(200):
+        hand = GAME.new_state({}, 3, seed).hands[0]
+        s = State("points", 1, 0, (hand, (), ()), (), 0)
+        move = GAME.ai(s, 0, "normal", 0.5, rng)
+        strength = ai.hand_strength(counts_of_cards(hand))
+        assert (move != PASS) == (strength >= ai.BID_THRESHOLDS[0])
+        bids += move != PASS
+    assert 20 < bids < 180
+
+
+def endgame_state(hands_text: tuple[str, str, str], moves: tuple[tuple[int, str], ...] = ()) -> State:
+    """A late position: seat 0 is the landlord; every card in no hand has been played already
+    (recorded as one early play of seat 0 followed by two passes), then `moves` are played."""
+    used: set[int] = set()
+    hands = tuple(cards(text, used) for text in hands_text)
+    gone = tuple(c for c in range(54) if c not in used)
+    state = State("points", 1, 0, hands, hands[0][:3], 0, (1,), 0, 1, ((0, gone), (1, ()), (2, ())))
+    for seat, text in moves:
+        state = GAME.apply(state, seat, GAME.parse_move(state, seat, text))
+    return state
+
+
+def test_farmer_passes_on_partners_winning_play() -> None:
+    # The landlord led a 3, farmer 1 beat it with a king: farmer 2 keeps its ace.
+    state = endgame_state(("3 4 5 6 8 9 9", "K 7 7 Q", "A 10 10 J"), ((0, "3"), (1, "K")))
+    assert GAME.to_move(state) == 2
+    for level in ("easy", "normal", "hard"):
+        assert GAME.ai(state, 2, level, 0.3, random.Random(0)) == PASS
+
+
+def test_lead_what_the_partner_can_beat() -> None:
+    # Farmer 2 has one card left; farmer 1 leads a single for it rather than its trio (the landlord
+    # would beat the trio with its kings and keep the lead).
+    state = endgame_state(("5 6 7 8 9 J Q K K K 2", "3 3 3 4 10 A", "BJ"), ((0, "J"), (1, "A"), (2, "pass"),
+                                                                          (0, "pass")))
+    assert GAME.to_move(state) == 1
+    for level in ("normal", "hard"):
+        move = GAME.ai(state, 1, level, 0.5, random.Random(0))
+        assert len(move.ranks) == 1, GAME.move_text(state, move)
+
+
+def test_plan_splits_into_legal_plays() -> None:
+    rng = random.Random(3)
+    for _ in range(300):
+        hand = counts_of_cards(rng.sample(range(54), rng.randint(1, 20)))
+        split = plan(hand)
+        total = [0] * 15
+        for group in split.groups:
+            assert classify(group.counts) == group.combo
+            total = [a + b for a, b in zip(total, group.counts, strict=True)]
+        assert tuple(total) == hand and split.hands == len(split.groups)
+    # a straight and a rocket: two hands, not seven
+    assert plan(counts_of_cards(cards("3 4 5 6 7 BJ RJ"))).hands == 2
+
+
+def test_exact_endgame_finds_the_forced_win() -> None:
+    """Wherever one move wins against every way the unseen cards can lie, normal and hard play such a move."""
+    rng = random.Random(11)
+    found = 0
+    for _ in range(80):
+        deck = rng.sample(range(54), 11)
+        used = set(deck)
+        hands = (tuple(sorted(deck[:5])), tuple(sorted(deck[5:8])), tuple(sorted(deck[8:11])))
+        gone = tuple(c for c in range(54) if c not in used)
+        state = State("points", 1, 0, hands, hands[0][:3], 0, (1,), 0, 1, ((0, gone), (1, ()), (2, ())))
+        k = ai.knowledge(GAME.view(state, 0))
+        worlds = ai._worlds(k, 100, rng)
+        assert len(worlds) <= 20  # every way 6 unseen cards can split 3 + 3
+        always = []
+        moves = GAME.legal_moves(state, 0)
+        for move in moves:
+            counts = ranks_to_counts(move.ranks)
+            play = ai.Play(classify(counts), counts)
+            if all(Solver(0, 10**6).after(w, 0, None, play) for w in worlds):
+                always.append(move)
+        if not always or len(always) == len(moves):
+            continue
+        found += 1
+        for level in ("normal", "hard"):
+            assert GAME.ai(state, 0, level, 0.5, rng) in always
+    assert found >= 5
+
+
+def ranks_to_counts(ranks: tuple[int, ...]) -> tuple[int, ...]:
+    counts = [0] * 15
+    for r in ranks:
+        counts[r] += 1
+    return tuple(counts)
+
+
+def test_ranks_round_trip_helper() -> None:
+    assert ranks_of_counts(ranks_to_counts((0, 0, 5))) == (0, 0, 5)

@@ -1,0 +1,212 @@
+"""The gomoku AI in positions built for it: it never misses a five, blocks fours (and, from hard up,
+open threes), finds long VCF wins within its budget, breaks the opponent's VCF, and only ever plays
+legal moves."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from engines.gomoku import Gomoku, Point, State
+from engines.gomoku.ai import choose
+from engines.gomoku.position import Position
+from engines.gomoku.rules import geometry
+from engines.gomoku.search import Searcher
+
+GAME = Gomoku()
+LEVELS = ("easy", "medium", "hard", "master")
+FILLER = ["a1", "o15", "a15", "o1", "a5", "o11", "e1", "k15", "a11", "o5", "c15", "m1"]
+
+
+def position(black: list[str], white: list[str], to_move: int, rule: str = "freestyle") -> State:
+    black, white = list(black), list(white)
+    filler = [f for f in FILLER if f not in black + white]
+    while len(black) < len(white) + (1 if to_move == 1 else 0):
+        black.append(filler.pop(0))
+    while len(white) < len(black) - (1 if to_move == 1 else 0):
+        white.append(filler.pop(0))
+    moves = [m for pair in zip(black, [*white, None], strict=False) for m in pair if m]
+    return GAME.from_json({"size": 15, "rule": rule, "moves": moves, "win_line": []})
+
+
+def replay(record: str, rule: str = "freestyle") -> State:
+    state = GAME.new_state({"size": 15, "rule": rule}, 2, 0)
+    for text in record.split():
+        state = GAME.apply(state, state.turn, GAME.parse_move(state, state.turn, text))
+    return state
+
+
+def ai(state: State, level: str, budget: float | None = None, seed: int = 1) -> str:
+    budget = GAME.ai_budget.get(level, 0.1) if budget is None else budget
+    started = time.perf_counter()
+    move = GAME.ai(state, state.turn, level, budget, random.Random(seed))
+    assert time.perf_counter() - started < 2 * budget + 0.3
+    return move.name
+
+
+def ai_position(state: State) -> tuple[Position, int]:
+    geo = geometry(state.size)
+    stones = [(geo.index(p.col, p.row), 1 + i % 2) for i, p in enumerate(state.moves)]
+    return Position(state.size, state.rule, stones), 1 + state.turn
+
+
+# --- win in one, block a four ---------------------------------------------------------------------
+
+WIN_IN_ONE = [
+    # (black, white, to move, the only winning points)
+    (["d8", "e8", "f8", "g8"], ["c8", "h12", "i12", "j3"], 0, {"h8"}),  # a closed four: one point
+    (["e8", "f8", "h8", "i8"], ["d8", "j8", "l3", "c12"], 0, {"g8"}),  # a broken four: the gap
+    (["m3", "l4", "k5", "j6"], ["n2", "h12", "c3", "d12"], 0, {"i7"}),  # diagonal, the other end blocked
+    (["h3", "h4", "h5", "h6", "c3"], ["h7", "g9", "g10", "g11", "g12"], 1, {"g8", "g13"}),  # white's open four
+    (["d4", "e4", "f4", "g4", "d10"], ["c4", "e10", "f10", "g10", "h10"], 0, {"h4"}),  # five first, not the block
+]
+
+
+@pytest.mark.parametrize("level", [*LEVELS, "oneply"])
+@pytest.mark.parametrize(("black", "white", "to_move", "wins"), WIN_IN_ONE)
+def test_never_misses_a_win_in_one(level: str, black: list[str], white: list[str], to_move: int, wins: set) -> None:
+    state = position(black, white, to_move)
+    move = ai(state, level, 0.3 if level in ("hard", "master") else None)
+    after = GAME.apply(state, to_move, GAME.parse_move(state, to_move, move))
+    assert GAME.outcome(after) is not None and GAME.outcome(after).winners == (to_move,), (level, move)
+
+
+BLOCK_FOUR = [
+    (["d8", "e8", "f8", "g8", "b2"], ["c8", "h10", "j10", "l12"], 1, "h8"),  # white must block h8
+    (["e5", "f6", "h8", "i9"], ["d4", "h12", "j12", "l12", "b3"], 1, "g7"),  # a broken diagonal four
+    (["h12", "j12", "l12", "c3"], ["h5", "h6", "h7", "h8"], 0, None),  # white's open four: block one end
+]
+
+
+@pytest.mark.parametrize("level", [*LEVELS, "oneply"])
+@pytest.mark.parametrize(("black", "white", "to_move", "block"), BLOCK_FOUR)
+def test_always_blocks_a_four(level: str, black: list[str], white: list[str], to_move: int, block: str | None) -> None:
+    state = position(black, white, to_move)
+    pos, c = ai_position(state)
+    threats = {Point(*pos.geo.colrow(q)).name for q in pos.fives(3 - c)}
+    assert threats and (block is None or threats == {block})
+    move = ai(state, level, 0.3 if level in ("hard", "master") else None)
+    if len(threats) == 1:
+        assert move in threats
+    after = GAME.apply(state, to_move, GAME.parse_move(state, to_move, move))
+    pos, _ = ai_position(after)
+    assert len(pos.fives(3 - c)) < len(threats)
+
+
+# --- open threes ------------------------------------------------------------------------------------------
+
+OPEN_THREES = [
+    # the AI (white) has scattered stones without threats; black has an open three
+    (["g8", "h8", "i8", "d12"], ["c3", "m3", "m12", "e10"]),  # straight three across
+    (["f8", "h8", "i8", "d12"], ["c3", "m3", "m12", "k11"]),  # split three
+    (["f6", "g7", "h8", "m12"], ["c3", "m3", "c12", "d10"]),  # diagonal
+    (["h6", "h7", "h9", "c12"], ["c3", "m3", "m12", "k4"]),  # split, down
+]
+
+
+@pytest.mark.parametrize("level", ["hard", "master"])
+@pytest.mark.parametrize(("black", "white"), OPEN_THREES)
+def test_blocks_an_open_three_when_it_must(level: str, black: list[str], white: list[str]) -> None:
+    state = position(black, white, 1)
+    pos, _ = ai_position(state)
+    assert pos.flex_points(1) and not pos.fours[2]  # black threatens an open four; white has no four
+    move = ai(state, level, 0.4)
+    after, _ = ai_position(GAME.apply(state, 1, GAME.parse_move(state, 1, move)))
+    assert not after.flex_points(1), move
+
+
+# --- VCF -----------------------------------------------------------------------------------------------
+# Positions from seeded self-play in which the side to move has a VCF, but none of four attacking moves
+# or fewer: the shortest takes at least five fours before the five.
+LONG_VCF = [
+    "h8 f6 f8 g8 h6 h9 e9 g7 g9 e6 f7 d6 c6 f10 h10 i11 e8 d7 d9 g6",
+    "h8 f10 h10 h7 j10 g7 e7 i7 j7 f8 j8 j9 i8 k8 i9 k7 i10 k10",
+    "h8 f10 h10 h7 j10 g7 k10 i10 i7 k5 j8 g8 j11 j9 k9 h6 k7 k8 l7 m7 j4 i9 i11 h12 e9 g9",
+]
+
+
+@pytest.mark.parametrize("record", LONG_VCF)
+def test_the_positions_need_a_long_vcf(record: str) -> None:
+    pos, c = ai_position(replay(record))
+    far = time.perf_counter() + 30
+    assert Searcher(pos, far).vcf(c, 4) is None
+    line = Searcher(pos, far).vcf_line(c, 30)
+    assert len(line) >= 9  # at least five attacking moves and the blocks between them
+
+
+@pytest.mark.parametrize("level", ["hard", "master"])
+@pytest.mark.parametrize("record", LONG_VCF)
+def test_finds_long_vcf_wins_within_its_budget(level: str, record: str) -> None:
+    state = replay(record)
+    attacker = state.turn
+    pos, c = ai_position(state)
+    info: dict = {}
+    stones = [(p, pos.cells[p]) for p in pos.moves]
+    choose(15, "freestyle", stones, c, level, GAME.ai_budget[level], random.Random(0), info)
+    assert info["stage"] == "vcf"  # found by the VCF search, not stumbled upon
+    for _ in range(30):
+        if GAME.outcome(state):
+            break
+        seat = state.turn
+        move = ai(state, level) if seat == attacker else ai(state, "medium", 0.05)
+        state = GAME.apply(state, seat, GAME.parse_move(state, seat, move))
+    assert GAME.outcome(state) is not None and GAME.outcome(state).winners == (attacker,)
+
+
+# The side to move has no four, the opponent would win by VCF if it moved now, and only a few
+# points break that VCF (found by trying every candidate point).
+VCF_THREATS = [
+    ("h8 f10 f8 i8 h10 i11 h11 h9 i9 f11 g10 f12 f13 i10 i12 j13 g7 j10 j11", "d8 e8 g8 f9 g9"),
+    ("h8 f8 f6 e5 h6 h5 i6 g6 g5 e8 f7 e7 e6 d6 g9 i7 g8 d5 c5", "h7 f9 h9 h10 i10"),
+]
+
+
+@pytest.mark.parametrize("level", ["hard", "master"])
+@pytest.mark.parametrize(("record", "refutations"), VCF_THREATS)
+def test_breaks_the_opponents_vcf(level: str, record: str, refutations: str) -> None:
+    state = replay(record)
+    pos, c = ai_position(state)
+    assert Searcher(pos, time.perf_counter() + 30).vcf(3 - c, 20) is not None
+    assert ai(state, level) in refutations.split()
+
+
+# --- legality ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("size", "rule", "levels"),
+    [
+        (15, "freestyle", ("easy", "medium")),
+        (15, "renju", ("hard", "easy")),
+        (19, "standard", ("master", "medium")),
+        (15, "renju", ("medium", "master")),
+    ],
+)
+def test_ai_plays_only_legal_moves_in_whole_games(size: int, rule: str, levels: tuple[str, str]) -> None:
+    rng = random.Random(size * 7 + len(rule))
+    state = GAME.new_state({"size": size, "rule": rule}, 2, 0)
+    for _ in range(2):  # a random opening
+        state = GAME.apply(state, state.turn, rng.choice(GAME.legal_moves(state, state.turn)))
+    while GAME.to_move(state) is not None and len(state.moves) < 120:
+        seat = state.turn
+        move = GAME.ai(state, seat, levels[seat], 0.05, rng)
+        assert move in GAME.legal_moves(state, seat)
+        state = GAME.apply(state, seat, move)  # raises if illegal
+
+
+def test_easy_is_not_random_but_not_perfect_either() -> None:
+    """easy picks among good points: on an empty-ish board it stays near the stones, and over a few
+    seeds it does not always choose the same point."""
+    state = replay("h8 i9 g9")
+    moves = {ai(state, "easy", seed=s) for s in range(12)}
+    assert len(moves) > 1
+    for name in moves:
+        point = GAME.parse_move(GAME.new_state({}, 2, 0), 0, name)
+        assert min(max(abs(point.col - s.col), abs(point.row - s.row)) for s in state.moves) <= 2
+
+
+def test_choose_answers_the_first_move_in_the_centre() -> None:
+    assert choose(15, "freestyle", [], 1, "master", 3.0, random.Random(0)) == geometry(15).index(7, 7)
+    assert GAME.ai(GAME.new_state({"size": 19}, 2, 0), 0, "hard", 1.0, random.Random(0)) == Point(9, 9)

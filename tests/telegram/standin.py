@@ -1,0 +1,378 @@
+"""A stand-in Bot API on 127.0.0.1 (aiohttp), enough of it for python-telegram-bot.
+
+Tests push updates (a user types, presses a button, uses inline mode) and look at the
+calls the bot made. The bot's messages live here as Telegram would keep them: edits
+change them in place, and a press carries the message as it is now. Faults can be
+queued: `retry_after` answers 429 with a RetryAfter, as Telegram does under flood.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from aiohttp import web
+
+TOKEN = "123456:STAND-IN"
+BOT = {
+    "id": 999000, "is_bot": True, "first_name": "Gamehost", "username": "gamehost_bot", "can_join_groups": True,
+    "can_read_all_group_messages": False, "supports_inline_queries": True,
+}  # fmt: skip
+JSON_FIELDS = {"reply_markup", "media", "results", "reply_parameters", "commands", "button", "allowed_updates",
+               "scope", "entities", "caption_entities", "link_preview_options"}  # fmt: skip
+INT_FIELDS = {"chat_id", "message_id", "offset", "limit", "cache_time", "user_id", "message_thread_id"}
+NUMBER_FIELDS = {"timeout"}
+T = TypeVar("T")
+
+
+@dataclass
+class Call:
+    method: str
+    params: dict[str, Any]
+    files: dict[str, bytes] = field(default_factory=dict)
+    status: int = 200  # what the stand-in answered
+
+    def file(self, value: Any) -> bytes | None:
+        """The bytes behind a file parameter ("attach://name" or the field itself)."""
+        if isinstance(value, str) and value.startswith("attach://"):
+            return self.files.get(value.removeprefix("attach://"))
+        return None
+
+    @property
+    def photo(self) -> bytes | None:
+        if self.method == "sendPhoto":
+            return self.files.get("photo") or self.file(self.params.get("photo"))
+        if self.method == "editMessageMedia":
+            return self.file(self.params["media"].get("media"))
+        return None
+
+    @property
+    def chat_id(self) -> int | None:
+        return self.params.get("chat_id")
+
+    @property
+    def buttons(self) -> list[dict[str, Any]]:
+        markup = self.params.get("reply_markup") or {}
+        return [b for row in markup.get("inline_keyboard", []) for b in row]
+
+    @property
+    def text(self) -> str:
+        if self.method == "editMessageMedia":
+            return self.params["media"].get("caption", "")
+        return self.params.get("text") or self.params.get("caption") or ""
+
+
+@dataclass
+class Fault:
+    methods: set[str]
+    count: int
+    status: int
+    body: dict[str, Any]
+
+
+class BotAPI:
+    def __init__(self) -> None:
+        self.calls: list[Call] = []
+        self.updates: list[dict[str, Any]] = []
+        self.messages: dict[tuple[int, int], dict[str, Any]] = {}  # (chat, message id) -> as it is now
+        self.images: dict[tuple[int, int], bytes] = {}
+        self.chats: dict[int, dict[str, Any]] = {}
+        self.opened: set[int] = set()  # users who have started a private chat with the bot
+        self.admins: set[tuple[int, int]] = set()
+        self.faults: list[Fault] = []
+        self.url = ""
+        self._update_ids = itertools.count(1)
+        self._message_ids: dict[int, itertools.count[int]] = {}
+        self._ids = itertools.count(1)
+        self._changed = asyncio.Condition()
+        self._stopping = False
+        self._runner: web.AppRunner | None = None
+
+    # --- serving --------------------------------------------------------------------
+    async def start(self) -> str:
+        app = web.Application()
+        app.router.add_post("/bot{token}/{method}", self._serve)
+        self._runner = web.AppRunner(app, shutdown_timeout=1.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        port = self._runner.addresses[0][1]
+        self.url = f"http://127.0.0.1:{port}"
+        return self.url
+
+    async def stop(self) -> None:
+        self._stopping = True
+        await self._notify()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def _notify(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()
+
+    async def _serve(self, request: web.Request) -> web.Response:
+        if request.match_info["token"] != TOKEN:
+            return web.json_response({"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401)
+        method = request.match_info["method"]
+        params, files = await _read_body(request)
+        call = Call(method, params, files)
+        fault = next((f for f in self.faults if method in f.methods and f.count > 0), None)
+        if fault is not None:
+            fault.count -= 1
+            call.status = fault.status
+            await self._record(call)
+            return web.json_response({"ok": False, **fault.body}, status=fault.status)
+        if method == "getUpdates":
+            return web.json_response({"ok": True, "result": await self._get_updates(params)})
+        try:
+            result = getattr(self, f"_api_{method}")(params, call)
+        except ApiError as e:
+            call.status = e.status
+            await self._record(call)
+            return web.json_response({"ok": False, "error_code": e.status, "description": e.description},
+                                     status=e.status)  # fmt: skip
+        await self._record(call)
+        return web.json_response({"ok": True, "result": result})
+
+    async def _record(self, call: Call) -> None:
+        async with self._changed:
+            self.calls.append(call)
+            self._changed.notify_all()
+
+    async def _get_updates(self, params: dict[str, Any]) -> list[dict[str, Any]]:
+        offset = params.get("offset") or 0
+        self.updates = [u for u in self.updates if u["update_id"] >= offset]  # confirmed ones are gone
+        timeout = float(params.get("timeout") or 0)
+        async with self._changed:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait_for(lambda: self._stopping or bool(self.updates)), timeout)
+            return list(self.updates)
+
+    # --- the methods ------------------------------------------------------------------
+    def _api_getMe(self, p: dict[str, Any], call: Call) -> Any:
+        return BOT
+
+    def _api_deleteWebhook(self, p: dict[str, Any], call: Call) -> Any:
+        return True
+
+    def _api_setWebhook(self, p: dict[str, Any], call: Call) -> Any:
+        return True
+
+    def _api_setMyCommands(self, p: dict[str, Any], call: Call) -> Any:
+        return True
+
+    def _api_sendChatAction(self, p: dict[str, Any], call: Call) -> Any:
+        return True
+
+    def _api_answerCallbackQuery(self, p: dict[str, Any], call: Call) -> Any:
+        return True
+
+    def _api_answerInlineQuery(self, p: dict[str, Any], call: Call) -> Any:
+        return True
+
+    def _api_getChatMember(self, p: dict[str, Any], call: Call) -> Any:
+        user = self.chats.get(p["user_id"], {"id": p["user_id"], "first_name": "?"})
+        person = {"id": user["id"], "is_bot": False, "first_name": user.get("first_name", "?")}
+        if (p["chat_id"], p["user_id"]) in self.admins:
+            return {"status": "creator", "user": person, "is_anonymous": False}
+        return {"status": "member", "user": person}
+
+    def _api_sendMessage(self, p: dict[str, Any], call: Call) -> Any:
+        return self._post(p, text=p["text"])
+
+    def _api_sendPhoto(self, p: dict[str, Any], call: Call) -> Any:
+        image = call.photo
+        if image is None:
+            raise ApiError(400, "Bad Request: there is no photo in the request")
+        message = self._post(p, caption=p.get("caption"), photo=self._photo())
+        self.images[(p["chat_id"], message["message_id"])] = image
+        return message
+
+    def _api_editMessageMedia(self, p: dict[str, Any], call: Call) -> Any:
+        key = (p["chat_id"], p["message_id"])
+        message = self.messages.get(key)
+        if message is None:
+            raise ApiError(400, "Bad Request: message to edit not found")
+        image = call.photo
+        if image is None:
+            raise ApiError(400, "Bad Request: there is no media in the request")
+        message.pop("text", None)
+        message["photo"] = self._photo()
+        message["caption"] = p["media"].get("caption", "")
+        message["edit_date"] = int(time.time())
+        _set_markup(message, p.get("reply_markup"))
+        self.images[key] = image
+        return message
+
+    def _api_deleteMessage(self, p: dict[str, Any], call: Call) -> Any:
+        if self.messages.pop((p["chat_id"], p["message_id"]), None) is None:
+            raise ApiError(400, "Bad Request: message to delete not found")
+        return True
+
+    def _post(self, p: dict[str, Any], **content: Any) -> dict[str, Any]:
+        chat_id = p["chat_id"]
+        chat = self.chats.get(chat_id)
+        if chat is None:
+            raise ApiError(400, "Bad Request: chat not found")
+        if chat["type"] == "private" and chat_id not in self.opened:
+            raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+        message: dict[str, Any] = {"message_id": self._next_message_id(chat_id), "date": int(time.time()),
+                                   "chat": chat, "from": BOT}  # fmt: skip
+        message.update({k: v for k, v in content.items() if v is not None})
+        reply = (p.get("reply_parameters") or {}).get("message_id")
+        if reply is not None and (chat_id, reply) in self.messages:
+            message["reply_to_message"] = dict(self.messages[(chat_id, reply)])
+        _set_markup(message, p.get("reply_markup"))
+        self.messages[(chat_id, message["message_id"])] = message
+        return message
+
+    def _photo(self) -> list[dict[str, Any]]:
+        n = next(self._ids)
+        return [{"file_id": f"photo-{n}", "file_unique_id": f"u{n}", "width": 640, "height": 640}]
+
+    def _next_message_id(self, chat_id: int) -> int:
+        return next(self._message_ids.setdefault(chat_id, itertools.count(1)))
+
+    # --- the world: people, chats, updates ---------------------------------------------
+    def person(self, user_id: int, first_name: str, username: str | None = None) -> dict[str, Any]:
+        user = {"id": user_id, "is_bot": False, "first_name": first_name}
+        if username:
+            user["username"] = username
+        self.chats[user_id] = {"id": user_id, "type": "private", "first_name": first_name}
+        return user
+
+    def group(self, chat_id: int, title: str = "Games") -> dict[str, Any]:
+        self.chats[chat_id] = {"id": chat_id, "type": "supergroup", "title": title}
+        return self.chats[chat_id]
+
+    async def push(self, update: dict[str, Any]) -> int:
+        update_id = next(self._update_ids)
+        async with self._changed:
+            self.updates.append({"update_id": update_id, **update})
+            self._changed.notify_all()
+        return update_id
+
+    async def say(
+        self, user: dict[str, Any], chat_id: int, text: str, *, reply_to: dict[str, Any] | None = None,
+        via_bot: bool = False, entities: list[dict[str, Any]] | None = None,
+    ) -> dict[str, Any]:  # fmt: skip
+        """`user` types `text` in a chat (entities for the command and @mentions are made up)."""
+        chat = self.chats[chat_id]
+        message: dict[str, Any] = {"message_id": self._next_message_id(chat_id), "date": int(time.time()),
+                                   "chat": chat, "from": user, "text": text}  # fmt: skip
+        message["entities"] = entities if entities is not None else _entities(text)
+        if reply_to is not None:
+            message["reply_to_message"] = reply_to
+        if via_bot:
+            message["via_bot"] = BOT
+        self.messages[(chat_id, message["message_id"])] = message
+        await self.push({"message": message})
+        return message
+
+    async def press(self, user: dict[str, Any], chat_id: int, message_id: int, data: str) -> str:
+        query_id = f"cb{next(self._ids)}"
+        message = self.messages.get((chat_id, message_id)) or {"message_id": message_id, "date": 0,
+                                                               "chat": self.chats[chat_id]}  # fmt: skip
+        await self.push({"callback_query": {"id": query_id, "from": user, "chat_instance": "ci", "data": data,
+                                            "message": message}})  # fmt: skip
+        return query_id
+
+    async def inline(self, user: dict[str, Any], query: str = "", offset: str = "") -> str:
+        query_id = f"iq{next(self._ids)}"
+        await self.push({"inline_query": {"id": query_id, "from": user, "query": query, "offset": offset,
+                                          "chat_type": "supergroup"}})  # fmt: skip
+        return query_id
+
+    # --- looking ------------------------------------------------------------------------
+    async def wait(self, found: Callable[[], T | None], timeout: float = 20.0) -> T:
+        """Wait until `found()` gives something (re-checked after every call the bot makes)."""
+        async with self._changed:
+            await asyncio.wait_for(self._changed.wait_for(lambda: bool(found())), timeout)
+            result = found()
+        assert result
+        return result
+
+    def of(self, method: str, **where: Any) -> list[Call]:
+        return [c for c in self.calls if c.method == method and c.status == 200
+                and all(c.params.get(k) == v for k, v in where.items())]  # fmt: skip
+
+    def answer(self, query_id: str) -> Call | None:
+        return next(iter(self.of("answerCallbackQuery", callback_query_id=query_id)), None)
+
+    def inline_answer(self, query_id: str) -> Call | None:
+        return next(iter(self.of("answerInlineQuery", inline_query_id=query_id)), None)
+
+    def to_chat(self, chat_id: int) -> list[Call]:
+        """Every successful call that put something in a chat, in order."""
+        posting = ("sendMessage", "sendPhoto", "editMessageMedia")
+        return [c for c in self.calls if c.method in posting and c.status == 200 and c.chat_id == chat_id]
+
+    def bot_messages(self, chat_id: int) -> list[dict[str, Any]]:
+        return [m for (c, _), m in sorted(self.messages.items()) if c == chat_id and m.get("from") == BOT]
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, description: str) -> None:
+        super().__init__(description)
+        self.status, self.description = status, description
+
+
+def retry_after(methods: set[str], count: int, seconds: int = 1) -> Fault:
+    return Fault(methods, count, 429, {"error_code": 429, "description": f"Too Many Requests: retry after {seconds}",
+                                       "parameters": {"retry_after": seconds}})  # fmt: skip
+
+
+async def _read_body(request: web.Request) -> tuple[dict[str, Any], dict[str, bytes]]:
+    params: dict[str, Any] = {}
+    files: dict[str, bytes] = {}
+    if request.content_type == "application/json":
+        raw: dict[str, Any] = await request.json()
+    else:
+        form = await request.post()
+        raw = {}
+        for key, value in form.items():
+            if isinstance(value, web.FileField):
+                files[key] = value.file.read()
+            else:
+                raw[key] = value
+    for key, value in raw.items():
+        if isinstance(value, str) and key in JSON_FIELDS:
+            value = json.loads(value)
+        elif isinstance(value, str) and key in INT_FIELDS:
+            value = int(value)
+        elif isinstance(value, str) and key in NUMBER_FIELDS:
+            value = float(value)
+        elif value in ("true", "false"):
+            value = value == "true"
+        params[key] = value
+    return params, files
+
+
+def _set_markup(message: dict[str, Any], markup: dict[str, Any] | None) -> None:
+    if markup and markup.get("inline_keyboard"):
+        message["reply_markup"] = markup
+    else:
+        message.pop("reply_markup", None)
+
+
+def _utf16_len(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def _entities(text: str) -> list[dict[str, Any]]:
+    """What Telegram marks in a typed text: the leading /command and @mentions."""
+    entities, pos = [], 0
+    for i, word in enumerate(text.split(" ")):
+        offset = _utf16_len(text[:pos])
+        if i == 0 and word.startswith("/"):
+            entities.append({"type": "bot_command", "offset": 0, "length": _utf16_len(word)})
+        elif word.startswith("@") and len(word) > 1:
+            entities.append({"type": "mention", "offset": offset, "length": _utf16_len(word)})
+        pos += len(word) + 1
+    return entities
