@@ -344,6 +344,13 @@ class DouDizhu(Game[State, Move]):
         return Outcome(ranks, msg(f"doudizhu.end_{side}_{kind}", base=state.base, multiplier=multiplier(state),
                                   stake=stake), scores)
 
+    def forfeit(self, state: State, seats: int, seat: int, reason: Msg) -> Outcome:
+        """Whoever leaves pays the stake so far (the bid, at least 1, times the bombs' doubling)
+        to each of the two others, so the partner of a farmer who resigns loses nothing."""
+        stake = max(state.base, highest_bid(state), 1) * multiplier(state)
+        scores = tuple(-2 * stake if s == seat else stake for s in range(SEATS))
+        return Outcome(tuple(SEATS if s == seat else 1 for s in range(SEATS)), reason, scores)
+
     def move_text(self, state: State, move: Move) -> str:
         if move.kind == "bid":
             return f"bid {move.bid}"

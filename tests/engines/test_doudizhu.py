@@ -239,6 +239,17 @@ def test_anti_spring() -> None:
     assert tr(outcome.reason).startswith("anti-spring!")
 
 
+def test_whoever_resigns_pays_the_stake_so_far_to_each_other_seat() -> None:
+    state = table("3 3 3 3 4 5", "6 7 8", "9 10 J", base=2)
+    state = play(state, 0, "3333")  # a bomb doubles the stake to 4
+    gone = Msg("host.resigned", {"name": "bob"})
+    farmer_left = GAME.forfeit(state, 3, 1, gone)
+    assert farmer_left.ranks == (1, 3, 1) and farmer_left.scores == (4, -8, 4) and farmer_left.reason == gone
+    assert GAME.forfeit(state, 3, 0, gone).scores == (-8, 4, 4)
+    bidding = GAME.new_state(GAME.parse_options([]).options, 3, 5)
+    assert GAME.forfeit(bidding, 3, 2, gone).scores == (1, 1, -2)  # no bid yet: the least stake
+
+
 def test_plain_win_no_spring() -> None:
     state = table("3 4 5 A", "9 K", "10 J", base=2)
     for seat, text in ((0, "3"), (1, "9"), (2, "pass"), (0, "A"), (1, "pass"), (2, "pass"), (0, "4"), (1, "K")):
