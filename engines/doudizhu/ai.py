@@ -168,7 +168,9 @@ def safe_groups(k: Knowledge, groups: Sequence[Play]) -> list[Play]:
 
 
 def finishing_order(k: Knowledge, split: Plan) -> Play | None:
-    """If every group but one is unbeatable, play an unbeatable one now (the last group goes at the end)."""
+    """The last group; or, if every group but one is unbeatable, an unbeatable one now (the last goes at the end)."""
+    if split.hands == 1:
+        return split.groups[0]
     safe = safe_groups(k, split.groups)
     if split.hands - len(safe) <= 1 and safe:
         # Non-bombs first (bombs double the stake only when they are needed later anyway: play them last but one).
@@ -293,8 +295,6 @@ def score_lead(k: Knowledge, play: Play, base: float) -> float:
 
 def normal_lead(k: Knowledge) -> Play:
     split = plan(k.hand)
-    if split.hands == 1:
-        return split.groups[0]
     finish = finishing_order(k, split)
     if finish is not None:
         return finish
@@ -515,8 +515,6 @@ def hard_play(k: Knowledge, rng: random.Random, budget: float, started: float) -
         return normal_lead(k) if k.trick is None else normal_follow(k)
     if k.trick is None:
         split = plan(k.hand)
-        if split.hands == 1:
-            return split.groups[0]
         finish = finishing_order(k, split)
         if finish is not None:
             return finish

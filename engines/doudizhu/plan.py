@@ -154,18 +154,13 @@ def _rest(c: list[int], chains: list[tuple[int, int, int]]) -> Plan:
             kind = TRIO2
         play = _play(counts, kind, rank, 1)
         groups.append((play, group_value(Combo(TRIO, rank, 1, 3))))
-    for rank in singles:
-        if rank not in used_singles:
-            counts = [0] * RANKS
-            counts[rank] = 1
-            play = _play(counts, SINGLE, rank, 1)
-            groups.append((play, group_value(play.combo)))
-    for rank in pairs:
-        if rank not in used_pairs:
-            counts = [0] * RANKS
-            counts[rank] = 2
-            play = _play(counts, PAIR, rank, 1)
-            groups.append((play, group_value(play.combo)))
+    for n, kind, ranks, used in ((1, SINGLE, singles, used_singles), (2, PAIR, pairs, used_pairs)):
+        for rank in ranks:
+            if rank not in used:
+                counts = [0] * RANKS
+                counts[rank] = n
+                play = _play(counts, kind, rank, 1)
+                groups.append((play, group_value(play.combo)))
     score = sum(v for _, v in groups) - HAND_COST * len(groups)
     return Plan(score, len(groups), tuple(p for p, _ in groups))
 

@@ -137,149 +137,38 @@ class Position:
 
     # --- making and unmaking moves -----------------------------------------------------------
     def make(self, p: int, c: int) -> None:
-        cells = self.cells
-        cells[p] = c
+        self.cells[p] = c
         self.moves.append(p)
         self.hash ^= self.st.zobrist[c][p]
-        keys = self.keys
-        tb, tw = self.table[1], self.table[2]
-        pb, pw = self.pat[1], self.pat[2]
-        cb, cw = self.code[1], self.code[2]
-        fb, fw = self.fours[1], self.fours[2]
-        hb, hw = self.threes[1], self.threes[2]
-        value = VALUE
-        b4, f3 = BIT_B4, BIT_F3
-        sb = self.total[1] - value[cb[p]]
-        sw = self.total[2] - value[cw[p]]
-        fb.discard(p)
-        fw.discard(p)
-        hb.discard(p)
-        hw.discard(p)
-        for qd, q, delta in self.st.update[c][p]:
-            key = keys[qd] + delta
-            keys[qd] = key
-            if cells[q]:
-                continue
-            new = tb[key]
-            old = pb[qd]
-            if new != old:
-                pb[qd] = new
-                oc = cb[q]
-                nc = oc + new - old
-                cb[q] = nc
-                sb += value[nc] - value[oc]
-                if nc >= f3 or oc >= f3:
-                    if (nc >= b4) != (oc >= b4):
-                        if nc >= b4:
-                            fb.add(q)
-                        else:
-                            fb.discard(q)
-                    if (nc >= f3) != (oc >= f3):
-                        if nc >= f3:
-                            hb.add(q)
-                        else:
-                            hb.discard(q)
-            new = tw[key]
-            old = pw[qd]
-            if new != old:
-                pw[qd] = new
-                oc = cw[q]
-                nc = oc + new - old
-                cw[q] = nc
-                sw += value[nc] - value[oc]
-                if nc >= f3 or oc >= f3:
-                    if (nc >= b4) != (oc >= b4):
-                        if nc >= b4:
-                            fw.add(q)
-                        else:
-                            fw.discard(q)
-                    if (nc >= f3) != (oc >= f3):
-                        if nc >= f3:
-                            hw.add(q)
-                        else:
-                            hw.discard(q)
-        self.total[1] = sb
-        self.total[2] = sw
+        # p is taken: its own patterns stop counting until it is empty again.
+        for side in (BLACK, WHITE):
+            self.total[side] -= VALUE[self.code[side][p]]
+            self.fours[side].discard(p)
+            self.threes[side].discard(p)
+        self._relines(p, c, 1)
         near = self.near
         cand = self.cand
         cand.discard(p)
         for q in self.st.square[p]:
             n = near[q] + 1
             near[q] = n
-            if n == 1 and not cells[q]:
+            if n == 1 and not self.cells[q]:
                 cand.add(q)
 
     def unmake(self) -> None:
         p = self.moves.pop()
-        cells = self.cells
-        c = cells[p]
-        cells[p] = EMPTY
+        c = self.cells[p]
+        self.cells[p] = EMPTY
         self.hash ^= self.st.zobrist[c][p]
-        keys = self.keys
-        tb, tw = self.table[1], self.table[2]
-        pb, pw = self.pat[1], self.pat[2]
-        cb, cw = self.code[1], self.code[2]
-        fb, fw = self.fours[1], self.fours[2]
-        hb, hw = self.threes[1], self.threes[2]
-        sb = self.total[1]
-        sw = self.total[2]
-        value = VALUE
-        b4, f3 = BIT_B4, BIT_F3
-        for qd, q, delta in self.st.update[c][p]:
-            key = keys[qd] - delta
-            keys[qd] = key
-            if cells[q]:
-                continue
-            new = tb[key]
-            old = pb[qd]
-            if new != old:
-                pb[qd] = new
-                oc = cb[q]
-                nc = oc + new - old
-                cb[q] = nc
-                sb += value[nc] - value[oc]
-                if nc >= f3 or oc >= f3:
-                    if (nc >= b4) != (oc >= b4):
-                        if nc >= b4:
-                            fb.add(q)
-                        else:
-                            fb.discard(q)
-                    if (nc >= f3) != (oc >= f3):
-                        if nc >= f3:
-                            hb.add(q)
-                        else:
-                            hb.discard(q)
-            new = tw[key]
-            old = pw[qd]
-            if new != old:
-                pw[qd] = new
-                oc = cw[q]
-                nc = oc + new - old
-                cw[q] = nc
-                sw += value[nc] - value[oc]
-                if nc >= f3 or oc >= f3:
-                    if (nc >= b4) != (oc >= b4):
-                        if nc >= b4:
-                            fw.add(q)
-                        else:
-                            fw.discard(q)
-                    if (nc >= f3) != (oc >= f3):
-                        if nc >= f3:
-                            hw.add(q)
-                        else:
-                            hw.discard(q)
+        self._relines(p, c, -1)
         # p is empty again: its own patterns are as they were when it was played.
-        ob, ow = cb[p], cw[p]
-        self.total[1] = sb + VALUE[ob]
-        self.total[2] = sw + VALUE[ow]
-        if ob >= BIT_B4:
-            fb.add(p)
-        if ob >= BIT_F3:
-            hb.add(p)
-        if ow >= BIT_B4:
-            fw.add(p)
-        if ow >= BIT_F3:
-            hw.add(p)
+        for side in (BLACK, WHITE):
+            code = self.code[side][p]
+            self.total[side] += VALUE[code]
+            if code >= BIT_B4:
+                self.fours[side].add(p)
+            if code >= BIT_F3:
+                self.threes[side].add(p)
         near = self.near
         cand = self.cand
         for q in self.st.square[p]:
@@ -288,6 +177,64 @@ class Position:
                 cand.discard(q)
         if near[p]:
             cand.add(p)
+
+    def _relines(self, p: int, c: int, sign: int) -> None:
+        """Rescore the empty points on the lines through p after c's stone came (sign 1) or went (-1).
+        The hottest loop of the search: both colours are written out, not looped over."""
+        cells = self.cells
+        keys = self.keys
+        tb, tw = self.table[1], self.table[2]
+        pb, pw = self.pat[1], self.pat[2]
+        cb, cw = self.code[1], self.code[2]
+        fb, fw = self.fours[1], self.fours[2]
+        hb, hw = self.threes[1], self.threes[2]
+        value = VALUE
+        b4, f3 = BIT_B4, BIT_F3
+        sb, sw = self.total[1], self.total[2]
+        for qd, q, delta in self.st.update[c][p]:
+            key = keys[qd] + sign * delta
+            keys[qd] = key
+            if cells[q]:
+                continue
+            new = tb[key]
+            old = pb[qd]
+            if new != old:
+                pb[qd] = new
+                oc = cb[q]
+                nc = oc + new - old
+                cb[q] = nc
+                sb += value[nc] - value[oc]
+                if nc >= f3 or oc >= f3:
+                    if (nc >= b4) != (oc >= b4):
+                        if nc >= b4:
+                            fb.add(q)
+                        else:
+                            fb.discard(q)
+                    if (nc >= f3) != (oc >= f3):
+                        if nc >= f3:
+                            hb.add(q)
+                        else:
+                            hb.discard(q)
+            new = tw[key]
+            old = pw[qd]
+            if new != old:
+                pw[qd] = new
+                oc = cw[q]
+                nc = oc + new - old
+                cw[q] = nc
+                sw += value[nc] - value[oc]
+                if nc >= f3 or oc >= f3:
+                    if (nc >= b4) != (oc >= b4):
+                        if nc >= b4:
+                            fw.add(q)
+                        else:
+                            fw.discard(q)
+                    if (nc >= f3) != (oc >= f3):
+                        if nc >= f3:
+                            hw.add(q)
+                        else:
+                            hw.discard(q)
+        self.total[1], self.total[2] = sb, sw
 
     # --- questions the search asks ---------------------------------------------------------
     def fives(self, c: int) -> list[int]:

@@ -434,13 +434,8 @@ class FakeDiscord:
             message = self.messages.get(int(parts[3])) if len(parts) == 4 else None
             if message is None or message.deleted or message.channel_id != channel:
                 return _error(404, 10008, "Unknown Message")
-            if method == "PATCH":
-                payload, files = await _read(request)
-                _edit(message, payload, files)
-                return _json(message.payload())
-            if method == "DELETE":
-                message.deleted = True
-                return web.Response(status=204)
+            if answer := await _on_message(method, message, request):
+                return answer
         self.unknown.append(f"{method} {path}")
         return _error(404, 0, f"404: the stand-in does not know {method} {path}")
 
@@ -498,15 +493,8 @@ class FakeDiscord:
                 message = next((m for m in interaction.followups if m.id == int(parts[4])), None)
             if message is None or message.deleted:
                 return _error(404, 10008, "Unknown Message")
-            if method == "PATCH":
-                payload, files = await _read(request)
-                _edit(message, payload, files)
-                return _json(message.payload())
-            if method == "DELETE":
-                message.deleted = True
-                return web.Response(status=204)
-            if method == "GET":
-                return _json(message.payload())
+            if answer := await _on_message(method, message, request):
+                return answer
         self.unknown.append(f"{method} {path}")
         return _error(404, 0, f"404: the stand-in does not know {method} {path}")
 
@@ -531,6 +519,20 @@ async def _read(request: web.Request) -> tuple[dict[str, Any], dict[str, tuple[s
         else:
             files[part.name or ""] = (part.filename or "", bytes(await part.read()))  # type: ignore[union-attr]
     return payload, files
+
+
+async def _on_message(method: str, message: Message, request: web.Request) -> web.Response | None:
+    """GET, PATCH (edit) or DELETE one message, or None for another verb."""
+    if method == "PATCH":
+        payload, files = await _read(request)
+        _edit(message, payload, files)
+        return _json(message.payload())
+    if method == "DELETE":
+        message.deleted = True
+        return web.Response(status=204)
+    if method == "GET":
+        return _json(message.payload())
+    return None
 
 
 def _edit(message: Message, payload: dict[str, Any], files: dict[str, tuple[str, bytes]], edit: bool = True) -> None:

@@ -11,24 +11,13 @@ import pytest
 
 from engines.gomoku import Gomoku, Point, State
 from engines.gomoku.ai import choose
-from engines.gomoku.position import Position
+from engines.gomoku.position import BIT_B4, BIT_F3, VALUE, Position
 from engines.gomoku.rules import geometry
 from engines.gomoku.search import Searcher
+from tests.engines.gomoku_positions import position
 
 GAME = Gomoku()
 LEVELS = ("easy", "medium", "hard", "master")
-FILLER = ["a1", "o15", "a15", "o1", "a5", "o11", "e1", "k15", "a11", "o5", "c15", "m1"]
-
-
-def position(black: list[str], white: list[str], to_move: int, rule: str = "freestyle") -> State:
-    black, white = list(black), list(white)
-    filler = [f for f in FILLER if f not in black + white]
-    while len(black) < len(white) + (1 if to_move == 1 else 0):
-        black.append(filler.pop(0))
-    while len(white) < len(black) - (1 if to_move == 1 else 0):
-        white.append(filler.pop(0))
-    moves = [m for pair in zip(black, [*white, None], strict=False) for m in pair if m]
-    return GAME.from_json({"size": 15, "rule": rule, "moves": moves, "win_line": []})
 
 
 def replay(record: str, rule: str = "freestyle") -> State:
@@ -67,7 +56,7 @@ WIN_IN_ONE = [
 @pytest.mark.parametrize("level", [*LEVELS, "oneply"])
 @pytest.mark.parametrize(("black", "white", "to_move", "wins"), WIN_IN_ONE)
 def test_never_misses_a_win_in_one(level: str, black: list[str], white: list[str], to_move: int, wins: set) -> None:
-    state = position(black, white, to_move)
+    state = position(black, white, to_move=to_move)
     move = ai(state, level, 0.3 if level in ("hard", "master") else None)
     after = GAME.apply(state, to_move, GAME.parse_move(state, to_move, move))
     assert GAME.outcome(after) is not None and GAME.outcome(after).winners == (to_move,), (level, move)
@@ -83,7 +72,7 @@ BLOCK_FOUR = [
 @pytest.mark.parametrize("level", [*LEVELS, "oneply"])
 @pytest.mark.parametrize(("black", "white", "to_move", "block"), BLOCK_FOUR)
 def test_always_blocks_a_four(level: str, black: list[str], white: list[str], to_move: int, block: str | None) -> None:
-    state = position(black, white, to_move)
+    state = position(black, white, to_move=to_move)
     pos, c = ai_position(state)
     threats = {Point(*pos.geo.colrow(q)).name for q in pos.fives(3 - c)}
     assert threats and (block is None or threats == {block})
@@ -109,7 +98,7 @@ OPEN_THREES = [
 @pytest.mark.parametrize("level", ["hard", "master"])
 @pytest.mark.parametrize(("black", "white"), OPEN_THREES)
 def test_blocks_an_open_three_when_it_must(level: str, black: list[str], white: list[str]) -> None:
-    state = position(black, white, 1)
+    state = position(black, white, to_move=1)
     pos, _ = ai_position(state)
     assert pos.flex_points(1) and not pos.fours[2]  # black threatens an open four; white has no four
     move = ai(state, level, 0.4)
@@ -210,3 +199,34 @@ def test_easy_is_not_random_but_not_perfect_either() -> None:
 def test_choose_answers_the_first_move_in_the_centre() -> None:
     assert choose(15, "freestyle", [], 1, "master", 3.0, random.Random(0)) == geometry(15).index(7, 7)
     assert GAME.ai(GAME.new_state({"size": 19}, 2, 0), 0, "hard", 1.0, random.Random(0)) == Point(9, 9)
+
+
+def _snapshot(pos: Position) -> tuple:
+    return (list(pos.cells), list(pos.keys), [list(x) for x in pos.pat[1:]], [list(x) for x in pos.code[1:]],
+            list(pos.total), [set(x) for x in pos.fours], [set(x) for x in pos.threes], set(pos.cand), pos.hash)
+
+
+@pytest.mark.parametrize("rule", ["freestyle", "standard", "renju"])
+def test_incremental_patterns_match_a_recount_and_unmake_restores_everything(rule: str) -> None:
+    """The search trusts make/unmake: after every stone each empty point's code is the sum of its four
+    line patterns looked up afresh, its threat sets agree, and unmaking every stone gives the empty board back."""
+    rng = random.Random(rule)
+    for _ in range(4):
+        pos = Position(15, rule)
+        empty = _snapshot(pos)
+        before = []
+        for ply in range(rng.randrange(20, 70)):
+            before.append(_snapshot(pos))
+            p = rng.choice([q for q in pos.geo.points if not pos.cells[q]])
+            pos.make(p, 1 + ply % 2)
+            for c in (1, 2):
+                codes = {q: sum(pos.table[c][pos.keys[q * 4 + d]] for d in range(4))
+                         for q in pos.geo.points if not pos.cells[q]}
+                assert all(pos.code[c][q] == code for q, code in codes.items())
+                assert pos.fours[c] == {q for q, code in codes.items() if code >= BIT_B4}
+                assert pos.threes[c] == {q for q, code in codes.items() if code >= BIT_F3}
+                assert pos.total[c] == sum(VALUE[code] for code in codes.values())
+        while pos.moves:
+            pos.unmake()
+            assert _snapshot(pos) == before.pop()
+        assert _snapshot(pos) == empty
