@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.conftest import Clock
+from bot.adapters.telegram import Telegram, TelegramOptions
+from tests.conftest import Clock, close_table, open_table
 from tests.telegram.conftest import GROUP, World, button, last_message_id, make_world, session, two_player_nim
-from tests.telegram.standin import retry_after
+from tests.telegram.standin import TOKEN, retry_after
 
 
 async def test_commands_for_another_bot_are_ignored_and_ours_are_read(world: World) -> None:
@@ -97,6 +98,20 @@ async def test_the_table_message_is_edited_in_place_and_posted_anew_when_it_cann
     # /board asks to see it here and now: a new table message.
     await api.say(world.carol, GROUP, "/board")
     await api.wait(lambda: len(api.of("sendPhoto", chat_id=GROUP)) == 3)
+
+
+async def test_after_a_restart_the_same_table_message_is_edited(world: World, clock: Clock) -> None:
+    api = world.api
+    board = await two_player_nim(world, "3 4 5")
+    await world.tg.stop()
+    await close_table(world.table)
+    world.table = await open_table(world.table.db, clock)  # the same SQLite file, a new process's worth of state
+    world.tg = Telegram(world.table.host, TelegramOptions(TOKEN, api_url=api.url, poll_timeout=5.0, group_rate=0))
+    await world.tg.start()
+    await api.say(world.alice, GROUP, "/take 1 1")
+    [edit] = await api.wait(lambda: api.of("editMessageMedia", chat_id=GROUP))
+    assert edit.params["message_id"] == board and "Alice took 1 stone from heap 1." in edit.text
+    assert len(api.of("sendPhoto", chat_id=GROUP)) == 1
 
 
 async def test_a_whole_game_against_the_ai_in_one_edited_message(world: World) -> None:

@@ -13,10 +13,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
+import json
 import logging
 import re
 import secrets
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 from urllib.parse import urlparse
 
@@ -71,6 +72,9 @@ class TelegramOptions:
     max_retries: int = 10  # RetryAfter answers honoured per request before giving up
 
 
+BOARD_SETTING = "telegram_board"
+
+
 @dataclass
 class BoardMessage:
     """The table message of a chat's session, edited in place move after move."""
@@ -120,7 +124,7 @@ class Telegram:
         self.options = options
         self.app = application or build_application(options)
         self.username = ""
-        self._boards: dict[int, BoardMessage] = {}  # chat id -> its table message
+        self._boards: dict[int, BoardMessage | None] = {}  # chat id -> its table message (None: none yet)
         self._threads: dict[int, int] = {}  # forum chat id -> the topic the game is played in
         self._names: dict[str, str] = {}  # user id -> display name, from updates
         self._nudged: set[tuple[int | None, str]] = set()  # (session, user) told to open the bot
@@ -375,7 +379,7 @@ class Telegram:
             caption += "\n" + self._html(t("telegram.invited", mentions="\x00mentions\x00"), mentions=" ".join(links))
         caption = _fit(caption, CAPTION_MAX)
         markup = self._keyboard(reply.buttons)
-        board = self._boards.get(chat_id)
+        board = await self._board(chat_id)
         if board is not None and board.session == session and not origin.fresh_board:
             media = InputMediaPhoto(InputFile(reply.image, filename=reply.image_name, attach=True), caption=caption,
                                     parse_mode=ParseMode.HTML)  # fmt: skip
@@ -393,7 +397,18 @@ class Telegram:
                 return
         sent = await self._post(chat_id, replace(reply, text=""), caption_html=caption)
         if sent is not None:
-            self._boards[chat_id] = BoardMessage(session, sent.message_id, pinged=target)
+            await self._keep_board(chat_id, BoardMessage(session, sent.message_id, pinged=target))
+
+    async def _board(self, chat_id: int) -> BoardMessage | None:
+        """The chat's table message; kept in the database too, so a restart goes on editing it."""
+        if chat_id not in self._boards:
+            saved = await self.host.store.setting(f"{TELEGRAM}:{chat_id}", BOARD_SETTING)
+            self._boards[chat_id] = BoardMessage(**json.loads(saved)) if saved else None
+        return self._boards[chat_id]
+
+    async def _keep_board(self, chat_id: int, board: BoardMessage) -> None:
+        self._boards[chat_id] = board
+        await self.host.store.set_setting(f"{TELEGRAM}:{chat_id}", BOARD_SETTING, json.dumps(asdict(board)))
 
     async def _ping(self, board: BoardMessage, chat_id: int, target: str) -> None:
         """An edit notifies nobody: a short message, as a reply to the board, tells the player."""
@@ -404,6 +419,7 @@ class Telegram:
         text = self._html(t("telegram.your_turn", mention="\x00mention\x00"), mention=mention)
         sent = await self._send_text(chat_id, text, None, reply_to=board.message_id)
         board.pinged, board.ping_id = target, sent.message_id if sent else None
+        await self._keep_board(chat_id, board)
 
     async def _post(
         self, chat_id: int, reply: Reply, reply_to: int | None = None, caption_html: str | None = None
