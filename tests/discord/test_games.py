@@ -1,0 +1,54 @@
+"""Gomoku and Chinese Checkers through the real discord.py client: offers answered by buttons, and a
+question about the board answered with a picture."""
+
+from __future__ import annotations
+
+from tests.discord.conftest import Bot, board_saying, first_channel, run, said_to
+from tests.discord.fake import ALICE, BOB, CAROL, FakeDiscord
+
+
+async def test_gomoku_between_two_people_with_an_undo_by_consent(fake: FakeDiscord, bot: Bot) -> None:
+    channel = first_channel(fake)
+    await run(fake, ALICE, "gomoku challenge", channel, user=BOB, rule="renju")
+    lobby = fake.last(channel, "Alice challenges Bob to Gomoku")
+    assert lobby is not None
+    await fake.click(BOB, lobby, "Accept")
+    await board_saying(fake, channel, "Alice, your move.")
+    await run(fake, ALICE, "move", channel, move="h8")
+    await board_saying(fake, channel, "Bob, your move.")
+    await run(fake, BOB, "move", channel, move="j10")
+
+    await run(fake, BOB, "undo", channel)
+    offer = await fake.wait(lambda: fake.last(channel, "Bob asks to take back their last move."))
+    assert [b["label"] for b in offer.buttons] == ["Agree", "Refuse"]
+    own = await fake.click(BOB, offer, "Agree")
+    assert (await said_to(fake, own, "You cannot answer your own request.")).ephemeral
+    await fake.click(ALICE, offer, "Agree")
+    board = await board_saying(fake, channel, "Bob took back a move.")
+    assert board.content.startswith(f"<@{BOB.id}>")  # Bob to move again, pinged
+    session = await bot.host.store.active(f"discord:{channel}")
+    assert session is not None and session.state["moves"] == ["h8"] and session.options["rule"] == "renju"
+
+    taken = await run(fake, BOB, "move", channel, move="h8")
+    assert [m.content for m in taken.said] == ["h8 is taken."]
+    await run(fake, BOB, "resign", channel)
+    await board_saying(fake, channel, "Alice wins")
+
+
+async def test_chinese_checkers_against_bots_and_where_a_piece_can_go(fake: FakeDiscord, bot: Bot) -> None:
+    channel = first_channel(fake)
+    await run(fake, ALICE, "checkers solo", channel, players=3, level="easy")
+    await board_saying(fake, channel, "Alice, your move.")
+    suggested = await fake.autocomplete(ALICE, "move", "move", channel, move="")
+    move = suggested.choices[0]["value"]
+    piece = move.replace("-", " ").split()[0]
+
+    await run(fake, CAROL, "moves", channel, args=piece)  # anyone may ask; the answer is a picture
+    shown = await board_saying(fake, channel, f"{piece} can move to")
+    assert shown.png is not None
+
+    await run(fake, ALICE, "move", channel, move=move)
+    board = await board_saying(fake, channel, "Alice, your move.")
+    assert "Bot (easy)" in board.content  # both bots answered
+    session = await bot.host.store.active(f"discord:{channel}")
+    assert session is not None and len(session.seats) == 3 and session.state["turn"] == 0
