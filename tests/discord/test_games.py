@@ -3,8 +3,10 @@ question about the board answered with a picture."""
 
 from __future__ import annotations
 
-from tests.discord.conftest import Bot, board_saying, first_channel, run, said_to
-from tests.discord.fake import ALICE, BOB, CAROL, FakeDiscord
+import re
+
+from tests.discord.conftest import Bot, board_saying, boards, first_channel, run, said_to
+from tests.discord.fake import ALICE, BOB, CAROL, FakeDiscord, Message
 
 
 async def test_gomoku_between_two_people_with_an_undo_by_consent(fake: FakeDiscord, bot: Bot) -> None:
@@ -52,3 +54,37 @@ async def test_chinese_checkers_against_bots_and_where_a_piece_can_go(fake: Fake
     assert "Bot (easy)" in board.content  # both bots answered
     session = await bot.host.store.active(f"discord:{channel}")
     assert session is not None and len(session.seats) == 3 and session.state["turn"] == 0
+
+
+async def test_dou_dizhu_against_two_bots_from_the_bid_buttons_to_the_settlement(fake: FakeDiscord, bot: Bot) -> None:
+    """Alice bids on the buttons, plays what autocomplete offers (or presses Pass), to the end."""
+    channel = first_channel(fake)
+    await run(fake, ALICE, "doudizhu solo", channel, level="easy")
+    acted_on, bids = 0, 0
+
+    def alices_turn_or_the_end() -> Message | None:
+        shown = boards(fake, channel)  # a replaced board loses its picture: the last one is the table
+        board = shown[-1] if shown else None
+        if board is None or board.id == acted_on:
+            return None
+        return board if board.content.startswith(f"<@{ALICE.id}>") or "🏆" in board.content else None
+
+    while "🏆" not in (board := await fake.wait(alices_turn_or_the_end)).content:
+        acted_on = board.id
+        if "Bid 3" in [b["label"] for b in board.buttons]:
+            await fake.click(ALICE, board, "Bid 3")
+            bids += 1
+            continue
+        offered = await fake.autocomplete(ALICE, "move", "move", channel, move="")
+        plays = [c["value"] for c in offered.choices if c["value"] != "pass"]
+        if plays:
+            await run(fake, ALICE, "move", channel, move=plays[0])
+        else:
+            await fake.click(ALICE, board, "Pass")
+    game = await bot.host.store.latest(f"discord:{channel}")
+    assert game is not None and game.status == "finished"
+    assert bids == (game.state["landlord"] == 0) <= 1  # a bid of 3 ends the bidding (unless a bot bid 3 first)
+    assert [b["label"] for b in board.buttons] == ["Rematch"]
+    await run(fake, ALICE, "stats", channel)
+    line = r"Dou Dizhu \(斗地主\): [01] won, [01] lost, 0 drawn, -?\d+ points"
+    assert re.search(line, fake.channel(channel)[-1].content)
