@@ -731,7 +731,7 @@ class Host:
     _game_rules = _cmd_rules
 
     def _game_list(self) -> str:
-        return ", ".join(f"/{name} ({self.tr(_title(g))})" for name, g in self.games.items())
+        return " · ".join(f"/{name} {self.tr(_title(g))}" for name, g in self.games.items())
 
     # --- who may act --------------------------------------------------------------------
     def _need(self, r: Request, status: str) -> Session:

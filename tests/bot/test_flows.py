@@ -306,7 +306,7 @@ async def test_go_fills_open_seats_with_bots(tmp_path: Path) -> None:
 
 # --- look-ups ---------------------------------------------------------------------------------
 async def test_help_rules_board_record(table: Table) -> None:
-    assert "/nim (Nim)" in await table.text(ALICE, "/help")
+    assert "/nim Nim · /gomoku Gomoku · /doudizhu Dou Dizhu (斗地主)" in await table.text(ALICE, "/help")
     assert "whoever takes the last stone wins" in await table.text(ALICE, "/rules nim")
     assert "There is no game chess" in await table.text(ALICE, "/rules chess")
     assert "no game in this channel" in await table.text(ALICE, "/board")
