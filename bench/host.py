@@ -43,7 +43,8 @@ def line(name: str, seconds: list[float]) -> str:
     return f"{name:<28} median {statistics.median(ms):7.2f} ms   p99 {percentile(ms, 99):7.2f} ms   n={len(ms)}"
 
 
-async def host_moves(db: Path, channels: int, moves: int, with_picture: bool) -> list[float]:
+async def host_moves(db: Path, channels: int, moves: int, with_picture: bool) -> tuple[list[float], float]:
+    """Per-move times and the wall time of all the moves."""
     store = await Store.open(str(db))
     draw = None if with_picture else (lambda game, view, ctx: b"")
     host = Host(store, AIRunner(0), **({} if draw is None else {"draw": draw}))
@@ -61,14 +62,16 @@ async def host_moves(db: Path, channels: int, moves: int, with_picture: bool) ->
             times.append(time.perf_counter() - started)
             assert "took 1 stone" in replies[0].text, replies[0].text
 
+    started = time.perf_counter()
     await asyncio.gather(*(play(c) for c in range(channels)))
+    wall = time.perf_counter() - started
     await host.stop()
     host.ai.close()
     await store.close()
-    return times
+    return times, wall
 
 
-async def bare_upserts(db: Path, channels: int, moves: int) -> list[float]:
+async def bare_upserts(db: Path, channels: int, moves: int) -> tuple[list[float], float]:
     """The same row written the simplest way: one UPSERT, committed, per move."""
     conn = await aiosqlite.connect(str(db), isolation_level=None)
     await conn.execute("PRAGMA journal_mode=WAL")
@@ -88,9 +91,11 @@ async def bare_upserts(db: Path, channels: int, moves: int) -> list[float]:
             )
             times.append(time.perf_counter() - started)
 
+    started = time.perf_counter()
     await asyncio.gather(*(play(c) for c in range(channels)))
+    wall = time.perf_counter() - started
     await conn.close()
-    return times
+    return times, wall
 
 
 def picture_figures(repeat: int = 200) -> tuple[list[float], int]:
@@ -120,12 +125,17 @@ async def main() -> None:
         bare = await bare_upserts(Path(tmp) / "bare.db", args.channels, args.moves)
         core = await host_moves(Path(tmp) / "core.db", args.channels, args.moves, with_picture=False)
         full = await host_moves(Path(tmp) / "full.db", args.channels, args.moves, with_picture=True)
+        alone = await host_moves(Path(tmp) / "alone.db", 1, args.moves * 5, with_picture=False)
+        alone_full = await host_moves(Path(tmp) / "alone_full.db", 1, args.moves * 5, with_picture=True)
     print(f"{args.channels} channels playing at once, {args.moves} moves each:")
-    print(line("bare aiosqlite UPSERT", bare))
-    print(line("host core (no picture)", core))
-    print(line("host + picture", full))
-    print(f"ratio host core / bare UPSERT: median {statistics.median(core) / statistics.median(bare):.1f}x,"
-          f" p99 {percentile(core, 99) / percentile(bare, 99):.1f}x")  # fmt: skip
+    for name, (times, wall) in (("bare aiosqlite UPSERT", bare), ("host core (no picture)", core),
+                                ("host + picture", full)):  # fmt: skip
+        print(f"{line(name, times)}   {len(times) / wall:6.0f} moves/s")
+    print(f"ratio host core / bare UPSERT: median {statistics.median(core[0]) / statistics.median(bare[0]):.1f}x,"
+          f" p99 {percentile(core[0], 99) / percentile(bare[0], 99):.1f}x")  # fmt: skip
+    print("one channel alone (no queue behind other channels):")
+    print(line("host core (no picture)", alone[0]))
+    print(line("host + picture", alone_full[0]))
 
 
 if __name__ == "__main__":
