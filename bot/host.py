@@ -164,6 +164,11 @@ class Host:
         seat = game.to_move(game.from_json(session.state))
         return seat is not None and session.seats[seat].played_by_ai
 
+    async def move_channel(self, old: str, new: str) -> None:
+        """A chat got a new id (a Telegram group became a supergroup): its games and settings follow it."""
+        async with self._locks[old], self._locks[new]:
+            await self.store.move_channel(old, new)
+
     # --- the entry point ------------------------------------------------------------
     async def handle(self, event: Event, respond: Respond | None = None) -> list[Reply]:
         """Answer one event. `respond` gets the replies before the channel is unlocked,

@@ -281,6 +281,18 @@ class Store:
         session.version += 1
         session.saved_seats = [replace(seat) for seat in session.seats]
 
+    async def move_channel(self, old: str, new: str) -> None:
+        """Give `old`'s sessions and settings to `new` (a chat whose id changed), in one transaction."""
+        async with self._lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                await self.db.execute("UPDATE sessions SET channel=? WHERE channel=?", (new, old))
+                await self.db.execute("UPDATE OR REPLACE channel_settings SET channel=? WHERE channel=?", (new, old))
+                await self.db.execute("COMMIT")
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+
     async def _write_seats(self, session: Session) -> None:
         await self.db.executemany(
             "INSERT INTO seats (session_id, seat, user_id, name, handle, ai_level, away, accepted)"

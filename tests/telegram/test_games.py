@@ -7,7 +7,7 @@ from pathlib import Path
 
 from bot.adapters.telegram import Telegram, TelegramOptions
 from tests.conftest import Clock, close_table, open_table
-from tests.telegram.conftest import GROUP, World, button, last_message_id, make_world, session, two_player_nim
+from tests.telegram.conftest import CHANNEL, GROUP, World, button, last_message_id, make_world, session, two_player_nim
 from tests.telegram.standin import TOKEN, retry_after
 
 
@@ -189,3 +189,22 @@ async def test_group_admins_moderate_and_others_do_not(world: World) -> None:
     done = await api.wait(lambda: [c for c in api.of("sendMessage", chat_id=GROUP) if "Carol cancelled" in c.text])
     assert done[0].text == "Carol cancelled the game of Nim."
     assert {c.params["user_id"] for c in api.of("getChatMember")} == {102, 103}
+
+
+async def test_a_group_that_becomes_a_supergroup_keeps_its_game(world: World) -> None:
+    api = world.api
+    await two_player_nim(world, "3 4 5")
+    await api.say(world.alice, GROUP, "/take 1 1")
+    await api.wait(lambda: api.of("editMessageMedia", chat_id=GROUP))
+    supergroup = api.group(-1009999, "Games (supergroup)")
+    old_chat = {**api.chats[GROUP], "type": "group"}
+    await api.push({"message": {"message_id": 900, "date": 0, "chat": old_chat, "from": world.alice,
+                                "migrate_to_chat_id": supergroup["id"]}})  # fmt: skip
+    await api.push({"message": {"message_id": 1, "date": 0, "chat": supergroup, "from": world.alice,
+                                "migrate_from_chat_id": GROUP}})  # fmt: skip
+    await api.say(world.bob, supergroup["id"], "/take 2 1")
+    [board] = await api.wait(lambda: api.of("sendPhoto", chat_id=supergroup["id"]))
+    assert "Bob took 1 stone from heap 2." in board.text and "Alice, your move." in board.text
+    moved = await world.table.store.active(f"telegram:{supergroup['id']}")
+    assert moved is not None and moved.state["heaps"] == [2, 3, 5]
+    assert await world.table.store.active(CHANNEL) is None

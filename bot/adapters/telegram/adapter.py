@@ -130,6 +130,7 @@ class Telegram:
         self._nudged: set[tuple[int | None, str]] = set()  # (session, user) told to open the bot
         self._typing: dict[int, asyncio.Task[None]] = {}
         self.app.add_handler(MessageHandler(filters.UpdateType.MESSAGE & filters.TEXT, self._on_message))
+        self.app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._on_migrate))
         self.app.add_handler(CallbackQueryHandler(self._on_callback))
         self.app.add_handler(InlineQueryHandler(self._on_inline))
         self.app.add_error_handler(self._on_error)
@@ -194,6 +195,20 @@ class Telegram:
             log.warning("setMyCommands failed: %s", e)
 
     # --- updates in -------------------------------------------------------------------
+    async def _on_migrate(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A group became a supergroup with a new chat id: its game goes on there. Telegram says so in
+        both chats; the second notice finds nothing left to move."""
+        message = update.message
+        if message is None:
+            return
+        old, new = ((message.chat.id, message.migrate_to_chat_id) if message.migrate_to_chat_id
+                    else (message.migrate_from_chat_id, message.chat.id))  # fmt: skip
+        if old is None or new is None:
+            return
+        await self.host.move_channel(f"{TELEGRAM}:{old}", f"{TELEGRAM}:{new}")
+        self._boards.pop(old, None)
+        self._boards[new] = None  # the old table message is not in the new chat: the next board is posted anew
+
     async def _on_message(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message = update.message
         if message is None or message.text is None or message.from_user is None or message.from_user.is_bot:
