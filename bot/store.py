@@ -9,9 +9,10 @@ a write that does not find the version it expects changes nothing.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -215,9 +216,8 @@ class Store:
     # --- sessions -----------------------------------------------------------------
     async def create(self, session: Session) -> Session:
         """Insert a new session; raises ChannelBusy if the channel has an active one."""
-        async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
-            try:
+        try:
+            async with self._transaction():
                 cursor = await self.db.execute(
                     "INSERT INTO sessions (channel, game, status, options, seed, state, version, starter,"
                     " turn_seconds, deadline, offer, outcome, ply, created_at, updated_at)"
@@ -229,65 +229,60 @@ class Store:
                 )  # fmt: skip
                 session.id = cursor.lastrowid
                 await self._write_seats(session)
-                await self.db.execute("COMMIT")
-                session.saved_seats = [replace(seat) for seat in session.seats]
-            except sqlite3.IntegrityError as error:
-                await self.db.execute("ROLLBACK")
-                raise ChannelBusy(session.channel) from error
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
+        except sqlite3.IntegrityError as error:
+            raise ChannelBusy(session.channel) from error
+        session.saved_seats = [replace(seat) for seat in session.seats]
         return session
 
     async def save(self, session: Session, change: Change | None = None) -> None:
         """Write the session (version + 1) and `change` in one transaction, or nothing."""
         change = change or Change()
-        async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
-            try:
-                cursor = await self.db.execute(
-                    "UPDATE sessions SET status=?, options=?, seed=?, state=?, version=?, deadline=?, offer=?,"
-                    " outcome=?, ply=?, updated_at=? WHERE id=? AND version=?",
-                    (session.status, json.dumps(session.options), session.seed, _dump(session.state),
-                     session.version + 1, session.deadline, _dump(session.offer), _dump(session.outcome),
-                     session.ply, session.updated_at, session.id, session.version),
+        async with self._transaction():
+            cursor = await self.db.execute(
+                "UPDATE sessions SET status=?, options=?, seed=?, state=?, version=?, deadline=?, offer=?,"
+                " outcome=?, ply=?, updated_at=? WHERE id=? AND version=?",
+                (session.status, json.dumps(session.options), session.seed, _dump(session.state),
+                 session.version + 1, session.deadline, _dump(session.offer), _dump(session.outcome),
+                 session.ply, session.updated_at, session.id, session.version),
+            )  # fmt: skip
+            if cursor.rowcount != 1:
+                raise Conflict(session.id)
+            if session.seats != session.saved_seats:
+                await self._write_seats(session)
+            if change.drop_moves_from is not None:
+                await self.db.execute(
+                    "DELETE FROM moves WHERE session_id=? AND ply>=?", (session.id, change.drop_moves_from)
+                )
+            if change.move is not None:
+                m = change.move
+                await self.db.execute(
+                    "INSERT INTO moves (session_id, ply, seat, move, by_ai, state_before, at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (session.id, m.ply, m.seat, m.move, int(m.by_ai), json.dumps(m.state_before), m.at),
+                )
+            if change.results:
+                await self.db.executemany(
+                    "INSERT INTO results (session_id, seat, user_id, name, game, rank, result, score, at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(session.id, r.seat, r.user_id, r.name, session.game, r.rank, r.result, r.score,
+                      session.updated_at) for r in change.results],
                 )  # fmt: skip
-                if cursor.rowcount != 1:
-                    raise Conflict(session.id)
-                if session.seats != session.saved_seats:
-                    await self._write_seats(session)
-                if change.drop_moves_from is not None:
-                    await self.db.execute(
-                        "DELETE FROM moves WHERE session_id=? AND ply>=?", (session.id, change.drop_moves_from)
-                    )
-                if change.move is not None:
-                    m = change.move
-                    await self.db.execute(
-                        "INSERT INTO moves (session_id, ply, seat, move, by_ai, state_before, at)"
-                        " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        (session.id, m.ply, m.seat, m.move, int(m.by_ai), json.dumps(m.state_before), m.at),
-                    )
-                if change.results:
-                    await self.db.executemany(
-                        "INSERT INTO results (session_id, seat, user_id, name, game, rank, result, score, at)"
-                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                        [(session.id, r.seat, r.user_id, r.name, session.game, r.rank, r.result, r.score,
-                          session.updated_at) for r in change.results],
-                    )  # fmt: skip
-                await self.db.execute("COMMIT")
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
         session.version += 1
         session.saved_seats = [replace(seat) for seat in session.seats]
 
     async def move_channel(self, old: str, new: str) -> None:
         """Give `old`'s sessions and settings to `new` (a chat whose id changed), in one transaction."""
+        async with self._transaction():
+            await self.db.execute("UPDATE sessions SET channel=? WHERE channel=?", (new, old))
+            await self.db.execute("UPDATE OR REPLACE channel_settings SET channel=? WHERE channel=?", (new, old))
+
+    @contextlib.asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[None]:
+        """One write transaction on the connection: committed when the block ends, else rolled back."""
         async with self._lock:
             await self.db.execute("BEGIN IMMEDIATE")
             try:
-                await self.db.execute("UPDATE sessions SET channel=? WHERE channel=?", (new, old))
-                await self.db.execute("UPDATE OR REPLACE channel_settings SET channel=? WHERE channel=?", (new, old))
+                yield
                 await self.db.execute("COMMIT")
             except BaseException:
                 await self.db.execute("ROLLBACK")
