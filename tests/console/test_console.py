@@ -160,7 +160,7 @@ def gomoku_player(moves: list[str], rng: random.Random, session, seat: int) -> s
     return game.move_text(state, game.ai(state, seat, "easy", 0.2, rng))
 
 
-@pytest.mark.parametrize("level", ["easy", "medium"])
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "master"])
 async def test_gomoku_a_whole_game_against_a_bot_then_its_record_replays(tmp_path: Path, level: str) -> None:
     opening = [f"/gomoku solo {level}"]
     text = await play_out(tmp_path, opening, {0: "alice"}, gomoku_player, after=["/record", "/replay"])
