@@ -181,7 +181,7 @@ def think(pos: Position, c: int, level: Level, budget: float, start: float, rng:
     if level.defend_vcf:
         root = _safe_moves(pos, c, s, root, level, run)
     if level.vct_depth:
-        q = run(s.vct, level.share_vct, c, level.vct_depth)
+        q = run(s.vct_deepening, level.share_vct, c, level.vct_depth)
         if q is not None and not _bad(pos, c, q):
             info["stage"] = "vct"
             return q
@@ -234,7 +234,7 @@ def _check_vct(pos: Position, c: int, s: Searcher, order: list[int], level: Leve
             pos.make(blocks[0], o)
         s.deadline = s.clock() + left / 2
         try:
-            lost = len(blocks) < 2 and s.vct(o, level.defend_vct) is not None
+            lost = len(blocks) < 2 and s.vct_deepening(o, level.defend_vct) is not None
         except Timeout:
             lost = False
         while len(pos.moves) > made:

@@ -202,6 +202,15 @@ class Searcher:
         self.vct_memo[key] = depth
         return None
 
+    def vct_deepening(self, c: int, depth: int) -> int | None:
+        """vct at depths 1, 2, ... depth: a short win costs little, so it is found before time runs out
+        on the deeper searches (each depth costs several times the one before)."""
+        for d in range(1, depth + 1):
+            q = self.vct(c, d)
+            if q is not None:
+                return q
+        return None
+
     def _vct_defend(self, o: int, depth: int) -> bool:
         """o to move against c's threat: True if every defence loses."""
         self.tick()
