@@ -34,6 +34,7 @@ class Level:
     defend_vct: int = 0  # depth of the opponent-VCT check of the chosen move (0: none)
     share_vcf: float = 0.15  # fractions of the budget for each stage
     share_vct: float = 0.25
+    share_pvs: float = 0.7  # PVS stops this far into the budget when the VCT check of its move follows
     qdepth: int = 4  # fours the side to move may play at a leaf
     w_self: int = 100  # evaluation weights (percent) of the mover's and the other side's potential
     w_opp: int = 100
@@ -50,7 +51,15 @@ LEVELS = {
     ),
     "hard": Level(defend_vct=3, patient=True),
     "master": Level(
-        width=12, root_width=20, vcf_depth=20, vct_depth=5, defend_vct=3, share_vcf=0.12, share_vct=0.3, patient=True
+        width=12,
+        root_width=20,
+        vcf_depth=20,
+        vct_depth=5,
+        defend_vct=3,
+        share_vcf=0.12,
+        share_vct=0.3,
+        share_pvs=0.8,
+        patient=True,
     ),
 }
 
@@ -190,7 +199,7 @@ def think(pos: Position, c: int, level: Level, budget: float, start: float, rng:
     if len(root) == 1:
         return root[0]
     checking = bool(level.defend_vct)
-    s.deadline = start + budget * (0.7 if checking else 0.9)
+    s.deadline = start + budget * (level.share_pvs if checking else 0.9)
     best, value, scores = root[0], 0, {}
     for depth in range(1, level.max_depth + 1):
         scores = {}
@@ -215,7 +224,7 @@ def think(pos: Position, c: int, level: Level, budget: float, start: float, rng:
             break
     info["value"] = value
     info["nodes"] = s.nodes
-    if checking and value > -MATE:
+    if checking and value < MATE:  # when lost, too: a move the opponent's VCT cannot see through may save it
         best = _check_vct(pos, c, s, [best] + [q for q in root if q != best], level, end)
     return best
 
