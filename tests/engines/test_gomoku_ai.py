@@ -161,6 +161,39 @@ def test_breaks_the_opponents_vcf(level: str, record: str, refutations: str) -> 
     assert ai(state, level) in refutations.split()
 
 
+# A position from a master-vs-hard game in which black (to move) has no VCF but wins by VCT, the
+# shortest in four attacking moves; searched at depth 5 straight away it takes about five times longer.
+VCT_WIN = "h8 i7 h6 i6 i8 i5 g8 f8 h7 h5 k8 j8"
+
+
+def test_vct_deepening_finds_the_short_win_for_a_fraction_of_the_nodes() -> None:
+    pos, c = ai_position(replay(VCT_WIN))
+    far = time.perf_counter() + 60
+    assert Searcher(pos, far).vcf(c, 20) is None
+    assert Searcher(pos, far).vct(c, 3) is None
+    deep, deepening = Searcher(pos, far), Searcher(pos, far)
+    assert deep.vct(c, 5) is not None
+    assert deepening.vct_deepening(c, 5) is not None
+    assert deepening.nodes * 3 < deep.nodes
+
+
+def test_master_plays_a_vct_win_to_the_end() -> None:
+    state = replay(VCT_WIN)
+    attacker = state.turn
+    pos, c = ai_position(state)
+    info: dict = {}
+    stones = [(p, pos.cells[p]) for p in pos.moves]
+    choose(15, "freestyle", stones, c, "master", GAME.ai_budget["master"], random.Random(0), info)
+    assert info["stage"] == "vct"
+    for _ in range(40):
+        if GAME.outcome(state):
+            break
+        seat = state.turn
+        move = ai(state, "master") if seat == attacker else ai(state, "hard")
+        state = GAME.apply(state, seat, GAME.parse_move(state, seat, move))
+    assert GAME.outcome(state) is not None and GAME.outcome(state).winners == (attacker,)
+
+
 # --- legality ----------------------------------------------------------------------------------------------
 
 
