@@ -129,19 +129,30 @@ def test_the_positions_need_a_long_vcf(record: str) -> None:
 @pytest.mark.parametrize("record", LONG_VCF)
 def test_finds_long_vcf_wins_within_its_budget(level: str, record: str) -> None:
     state = replay(record)
-    attacker = state.turn
+    assert stage_of_move(state, level) == "vcf"  # found by the VCF search, not stumbled upon
+    assert winner_of_play_out(state, level, lambda s: ai(s, "medium", 0.05)) == state.turn
+
+
+def stage_of_move(state: State, level: str) -> str:
+    """Which stage of the AI found its move here."""
     pos, c = ai_position(state)
     info: dict = {}
     stones = [(p, pos.cells[p]) for p in pos.moves]
     choose(15, "freestyle", stones, c, level, GAME.ai_budget[level], random.Random(0), info)
-    assert info["stage"] == "vcf"  # found by the VCF search, not stumbled upon
-    for _ in range(30):
+    return info["stage"]
+
+
+def winner_of_play_out(state: State, level: str, defender, plies: int = 40) -> int | None:
+    """The side to move plays `level`, the other side `defender(state)`, for at most `plies` moves."""
+    attacker = state.turn
+    for _ in range(plies):
         if GAME.outcome(state):
             break
         seat = state.turn
-        move = ai(state, level) if seat == attacker else ai(state, "medium", 0.05)
+        move = ai(state, level) if seat == attacker else defender(state)
         state = GAME.apply(state, seat, GAME.parse_move(state, seat, move))
-    assert GAME.outcome(state) is not None and GAME.outcome(state).winners == (attacker,)
+    outcome = GAME.outcome(state)
+    return outcome.winners[0] if outcome and outcome.winners else None
 
 
 # The side to move has no four, the opponent would win by VCF if it moved now, and only a few
@@ -179,19 +190,8 @@ def test_vct_deepening_finds_the_short_win_for_a_fraction_of_the_nodes() -> None
 
 def test_master_plays_a_vct_win_to_the_end() -> None:
     state = replay(VCT_WIN)
-    attacker = state.turn
-    pos, c = ai_position(state)
-    info: dict = {}
-    stones = [(p, pos.cells[p]) for p in pos.moves]
-    choose(15, "freestyle", stones, c, "master", GAME.ai_budget["master"], random.Random(0), info)
-    assert info["stage"] == "vct"
-    for _ in range(40):
-        if GAME.outcome(state):
-            break
-        seat = state.turn
-        move = ai(state, "master") if seat == attacker else ai(state, "hard")
-        state = GAME.apply(state, seat, GAME.parse_move(state, seat, move))
-    assert GAME.outcome(state) is not None and GAME.outcome(state).winners == (attacker,)
+    assert stage_of_move(state, "master") == "vct"
+    assert winner_of_play_out(state, "master", lambda s: ai(s, "hard")) == state.turn
 
 
 # --- legality ----------------------------------------------------------------------------------------------
