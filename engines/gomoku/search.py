@@ -5,7 +5,8 @@
 - VCT (victory by continuous threats): the attacker plays fours and open
   threes; against a three the defender may play any point that stops it (the
   attacker's four and open-four points) or a four of his own. Every defence
-  must lose for the attack to count.
+  must lose for the attack to count. `vct_deepening` searches it one depth at a
+  time, so a short win is found before a deep search uses up the time.
 - PVS with a Zobrist transposition table, killer and history move ordering,
   forced replies (a five threat must be blocked; against an open three only
   the stopping points and one's own fours are searched), a width limit on
