@@ -199,7 +199,7 @@ def think(pos: Position, c: int, level: Level, budget: float, start: float, rng:
     if len(root) == 1:
         return root[0]
     checking = bool(level.defend_vct)
-    s.deadline = start + budget * (level.share_pvs if checking else 0.9)
+    s.deadline = start + budget * level.share_pvs if checking else end
     best, value, scores = root[0], 0, {}
     for depth in range(1, level.max_depth + 1):
         scores = {}

@@ -130,7 +130,7 @@ def test_the_positions_need_a_long_vcf(record: str) -> None:
 def test_finds_long_vcf_wins_within_its_budget(level: str, record: str) -> None:
     state = replay(record)
     assert stage_of_move(state, level) == "vcf"  # found by the VCF search, not stumbled upon
-    assert winner_of_play_out(state, level, lambda s: ai(s, "medium", 0.05)) == state.turn
+    assert winner_of_play_out(state, level, lambda s: ai(s, "medium", 0.05), plies=30) == state.turn
 
 
 def stage_of_move(state: State, level: str) -> str:
