@@ -3,10 +3,15 @@
 - easy: the one-ply pattern scorer (below) that always makes five and always
   blocks a four, but picks among its few best points with some chance, so it
   overlooks things now and then.
-- medium: a shallow PVS (two plies, narrow) plus a short VCF.
-- hard / master: VCF for itself, a check of the opponent's VCF (and, for master,
-  VCT) with only the moves that refute it kept, VCT for itself, then
-  iterative-deepening PVS over the remaining root moves, all within the budget.
+- medium: a shallow PVS (two plies, narrow) plus a short VCF (the seed's
+  intermediate level, depth 2-3).
+- hard: the seed's advanced level, PVS to depth 4 with the pattern evaluation,
+  plus threat-space search: VCF and a short VCT for itself, only moves that
+  refute the opponent's VCF, and a check that its move leaves no short VCT.
+- master: beyond the seed. Deeper VCF and VCT; before the PVS it asks whether
+  the opponent would win by VCT if it moved now, and if so keeps only the moves
+  that refute it; the PVS then deepens until the time is up, with quiescence
+  that answers open threes.
 - oneply: seed 004's player (score every empty point by the patterns a stone
   there makes for both sides, play the best); used by bench/ as a yardstick.
 """
@@ -32,8 +37,10 @@ class Level:
     vct_depth: int = 3  # attacking moves (0: no VCT)
     defend_vcf: bool = True  # keep only root moves that refute the opponent's VCF
     defend_vct: int = 0  # depth of the opponent-VCT check of the chosen move (0: none)
+    guard_vct: int = 0  # depth of the opponent-VCT check before PVS, which keeps only the moves refuting it
     share_vcf: float = 0.15  # fractions of the budget for each stage
     share_vct: float = 0.25
+    share_guard: float = 0.0
     share_pvs: float = 0.7  # PVS stops this far into the budget when the VCT check of its move follows
     qdepth: int = 4  # fours the side to move may play at a leaf
     w_self: int = 100  # evaluation weights (percent) of the mover's and the other side's potential
@@ -55,10 +62,10 @@ LEVELS = {
         root_width=20,
         vcf_depth=20,
         vct_depth=5,
-        defend_vct=3,
+        guard_vct=4,
         share_vcf=0.12,
         share_vct=0.3,
-        share_pvs=0.8,
+        share_guard=0.35,
         patient=True,
     ),
 }
@@ -188,12 +195,16 @@ def think(pos: Position, c: int, level: Level, budget: float, start: float, rng:
         return q
     root = s.moves(c, 0, 0, level.root_width)
     if level.defend_vcf:
-        root = _safe_moves(pos, c, s, root, level, run)
+        root = _refutations(pos, c, s, root, lambda: s.vcf(o, level.vcf_depth), budget * 0.05, budget * 0.03, end)
     if level.vct_depth:
         q = run(s.vct_deepening, level.share_vct, c, level.vct_depth)
         if q is not None and not _bad(pos, c, q):
             info["stage"] = "vct"
             return q
+    if level.guard_vct:
+        stop = min(end, clock() + budget * level.share_guard)
+        threat = lambda: s.vct_deepening(o, level.guard_vct)  # noqa: E731
+        root = _refutations(pos, c, s, root, threat, stop - clock(), budget * level.share_guard / 4, stop)
     info["stage"] = "pvs"
     info["root"] = len(root)
     if len(root) == 1:
@@ -253,27 +264,43 @@ def _check_vct(pos: Position, c: int, s: Searcher, order: list[int], level: Leve
     return order[0]
 
 
-def _safe_moves(pos: Position, c: int, s: Searcher, root: list[int], level: Level, run) -> list[int]:
-    """If the opponent threatens a VCF, keep only the root moves after which it no longer works."""
+def _refutations(pos: Position, c: int, s: Searcher, root: list[int], threat, first: float, each: float,
+                 stop: float) -> list[int]:
+    """If `threat()` finds the opponent a forced win were it to move now, the moves after which it finds none.
+
+    Tried in order, each check within `each` seconds, until `stop`: the usual candidates, then every point of
+    the opponent's threats and of one's own. No threat, or no refutation found in time: `root` as it is."""
     o = 3 - c
     base = len(pos.moves)
-    if run(s.vcf, 0.05, o, level.vcf_depth) is None:
+
+    def holds() -> bool | None:
+        try:
+            return threat() is not None
+        except Timeout:
+            return None
+        finally:
+            while len(pos.moves) > base:
+                pos.unmake()
+
+    s.deadline = min(stop, s.clock() + first)
+    if not holds():
         return root
-    # Try the usual candidates and every point that touches the opponent's fours.
-    pool = list(dict.fromkeys(root + sorted(pos.fours[o] | pos.fours[c] | pos.threes[o])))
+    pool = list(dict.fromkeys(root + sorted(pos.fours[o] | pos.threes[o] | pos.fours[c] | pos.threes[c])))
     safe = []
     for q in pool:
+        if s.clock() >= stop:
+            break
         if pos.cells[q] or _bad(pos, c, q):
             continue
         pos.make(q, c)
         blocks = pos.five_near(c, q)
-        if len(blocks) == 1:  # c's four: the opponent blocks first, then may still have the VCF
-            pos.make(blocks[0], o)
-        refuted = len(blocks) > 1 or run(s.vcf, 0.03, o, level.vcf_depth) is None
-        while len(pos.moves) > base:
+        if len(blocks) > 1:  # two five points: the opponent cannot stop both
             pos.unmake()
-        if refuted:
+            safe.append(q)
+            continue
+        if blocks:  # c's four: the opponent blocks first, then may still have the win
+            pos.make(blocks[0], o)
+        s.deadline = min(stop, s.clock() + each)
+        if holds() is False:
             safe.append(q)
     return safe or root
-
-
