@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFilter
 
-from engines.base import JSON, msg
+from engines.base import JSON, Outcome, msg
 from render.base import RenderContext, png
 from render.header import draw_players, draw_status
 from render.text import draw_text
@@ -184,6 +184,33 @@ def _paste_centred(image: Image.Image, sprite: Image.Image, x: float, y: float) 
 
 
 def render(view: JSON, ctx: RenderContext) -> bytes:
+    # Wood, shaded stones and their edges fit in 128 colours; mapping to a palette made once per size
+    # is ten times quicker than choosing one per picture, and the PNG is a third the size of RGB.
+    return png(_draw(view, ctx).quantize(palette=_palette(view["size"]), dither=Image.Dither.NONE))
+
+
+@lru_cache(maxsize=4)
+def _palette(size: int) -> Image.Image:
+    """128 colours for a board size, taken from two sample pictures with every kind of mark on them."""
+    moves = [[c, r] for r in range(size) for c in range(size) if (c + 2 * r) % 3 == 0]
+    moves = moves[: len(moves) // 2 * 2]
+    names = ("Alice", "小明 🐼")
+    samples = []
+    for finished in (False, True):
+        view = {
+            "size": size, "rule": "renju", "moves": moves, "last": moves[-1],
+            "win_line": [[i, i] for i in range(5)] if finished else [], "forbidden": [[1, 0], [4, 1]],
+        }
+        outcome = Outcome((1, 2), msg("gomoku.five", points="a1 b2 c3 d4 e5")) if finished else None
+        ctx = RenderContext(names, None if finished else 1, outcome, lambda m: m.key, overlay={"numbers": finished})
+        samples.append(_draw(view, ctx))
+    sample = Image.new("RGB", (samples[0].width, samples[0].height * 2))
+    sample.paste(samples[0], (0, 0))
+    sample.paste(samples[1], (0, samples[0].height))
+    return sample.quantize(128, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+
+def _draw(view: JSON, ctx: RenderContext) -> Image.Image:
     size = view["size"]
     lay = _layout(size)
     image = _board(size).copy()
@@ -232,8 +259,7 @@ def render(view: JSON, ctx: RenderContext) -> bytes:
                 draw.ellipse((px - width / 2, py - width / 2, px + width / 2, py + width / 2), fill=colour)
     draw_status(image, ctx, lay.height - FOOTER, colours=STONE_COLOURS)
     _stone_in_status(image, ctx, lay.height - FOOTER)
-    # A palette of 128 colours looks the same here and makes the PNG three times smaller and faster to encode.
-    return png(image.quantize(128, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE))
+    return image
 
 
 def _stones_in_header(image: Image.Image, ctx: RenderContext) -> None:

@@ -5,9 +5,10 @@
   overlooks things now and then.
 - medium: a shallow PVS (two plies, narrow) plus a short VCF (the seed's
   intermediate level, depth 2-3).
-- hard: the seed's advanced level, PVS to depth 4 with the pattern evaluation,
-  plus threat-space search: VCF and a short VCT for itself, only moves that
-  refute the opponent's VCF, and a check that its move leaves no short VCT.
+- hard: the seed's advanced level and more: a PVS with the pattern evaluation
+  that deepens while its budget lasts, plus threat-space search: VCF and a
+  short VCT for itself, only moves that refute the opponent's VCF, and a check
+  that its move leaves the opponent no short VCT.
 - master: beyond the seed. Deeper VCF and VCT; before the PVS it asks whether
   the opponent would win by VCT if it moved now, and if so keeps only the moves
   that refute it; the PVS then deepens until the time is up, with quiescence

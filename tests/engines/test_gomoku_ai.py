@@ -172,6 +172,24 @@ def test_breaks_the_opponents_vcf(level: str, record: str, refutations: str) -> 
     assert ai(state, level) in refutations.split()
 
 
+# The opponent has no VCF but would win by VCT (at most four attacking moves) if it moved now; the
+# only points after which it has none, found by trying every point near the stones. Hard misses both.
+VCT_THREATS = [
+    ("h8 f8 g8 e6 g9 g7 e9 e11 f9 h9 g10", "g11 g12"),
+    ("j7 h6 j5 h7 h5 i5 i6 g4 j4 j6 k7 l7 k5 k8 k4 j9 i10", "i8"),
+]
+
+
+@pytest.mark.parametrize(("record", "refutations"), VCT_THREATS)
+def test_master_breaks_the_opponents_vct(record: str, refutations: str) -> None:
+    state = replay(record)
+    pos, c = ai_position(state)
+    far = time.perf_counter() + 60
+    assert Searcher(pos, far).vcf(3 - c, 20) is None
+    assert Searcher(pos, far).vct_deepening(3 - c, 4) is not None
+    assert ai(state, "master") in refutations.split()
+
+
 # A position from a master-vs-hard game in which black (to move) has no VCF but wins by VCT, the
 # shortest in four attacking moves; searched at depth 5 straight away it takes about five times longer.
 VCT_WIN = "h8 i7 h6 i6 i8 i5 g8 f8 h7 h5 k8 j8"
