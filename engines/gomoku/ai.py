@@ -67,6 +67,7 @@ LEVELS = {
         share_vcf=0.12,
         share_vct=0.3,
         share_guard=0.35,
+        qthree=True,
         patient=True,
     ),
 }
