@@ -224,17 +224,16 @@ def _draw(view: JSON, ctx: RenderContext) -> Image.Image:
     label_size = max(11, round(lay.cell * (0.42 if size == 15 else 0.40)))
     moves = view["moves"]
     for i, (c, r) in enumerate(moves):
-        x, y = lay.xy(c, r)
-        black = i % 2 == 0
-        _paste_centred(image, sprites[0 if black else 1], x, y)
-        if numbers:
+        _paste_centred(image, sprites[i % 2], *lay.xy(c, r))
+    draw = ImageDraw.Draw(image, "RGBA")
+    if view["win_line"]:
+        _strike(draw, lay, view["win_line"], faint=numbers)
+    if numbers:  # over the strike, so the numbers of the winning five stay readable
+        for i, (c, r) in enumerate(moves):
             text = str(i + 1)
             fs = label_size if len(text) < 3 else round(label_size * 0.8)
-            colour = "#ffffff" if black else "#1d1d1d"
-            if i == len(moves) - 1:
-                colour = LAST_MARK
-            _paste_centred(image, _label(text, fs, colour), x, y)
-    draw = ImageDraw.Draw(image, "RGBA")
+            colour = LAST_MARK if i == len(moves) - 1 else "#ffffff" if i % 2 == 0 else "#1d1d1d"
+            _paste_centred(image, _label(text, fs, colour), *lay.xy(c, r))
     if view.get("forbidden"):
         mark = _forbidden_mark(round(lay.cell * 0.6))
         for c, r in view["forbidden"]:
@@ -243,23 +242,26 @@ def _draw(view: JSON, ctx: RenderContext) -> Image.Image:
         x, y = lay.xy(*view["last"])
         rad = lay.stone * 0.16
         draw.ellipse((x - rad, y - rad, x + rad, y + rad), fill=LAST_MARK)
-    if view["win_line"]:
-        (ca, ra), (cb, rb) = view["win_line"][0], view["win_line"][-1]
-        xa, ya = lay.xy(ca, ra)
-        xb, yb = lay.xy(cb, rb)
-        # stretch the stroke a little past the end stones
-        dx, dy = xb - xa, yb - ya
-        length = max(1.0, (dx * dx + dy * dy) ** 0.5)
-        ext = lay.stone * 0.45
-        ux, uy = dx / length * ext, dy / length * ext
-        w = max(6, round(lay.stone * 0.2))
-        for colour, width in (((255, 255, 255, 150), w + 4), (WIN_STRIKE, w)):
-            draw.line((xa - ux, ya - uy, xb + ux, yb + uy), fill=colour, width=width)
-            for px, py in ((xa - ux, ya - uy), (xb + ux, yb + uy)):
-                draw.ellipse((px - width / 2, py - width / 2, px + width / 2, py + width / 2), fill=colour)
     draw_status(image, ctx, lay.height - FOOTER, colours=STONE_COLOURS)
     _stone_in_status(image, ctx, lay.height - FOOTER)
     return image
+
+
+def _strike(draw: ImageDraw.ImageDraw, lay: Layout, line: list[list[int]], faint: bool) -> None:
+    """The stroke through the winning five, stretched a little past its end stones; `faint` lets the
+    move numbers under it show through."""
+    xa, ya = lay.xy(*line[0])
+    xb, yb = lay.xy(*line[-1])
+    dx, dy = xb - xa, yb - ya
+    length = max(1.0, (dx * dx + dy * dy) ** 0.5)
+    ext = lay.stone * 0.45
+    ux, uy = dx / length * ext, dy / length * ext
+    w = max(6, round(lay.stone * 0.2))
+    strike = (*WIN_STRIKE[:3], 110) if faint else WIN_STRIKE
+    for colour, width in (((255, 255, 255, 150), w + 4), (strike, w)):
+        draw.line((xa - ux, ya - uy, xb + ux, yb + uy), fill=colour, width=width)
+        for px, py in ((xa - ux, ya - uy), (xb + ux, yb + uy)):
+            draw.ellipse((px - width / 2, py - width / 2, px + width / 2, py + width / 2), fill=colour)
 
 
 def _stones_in_header(image: Image.Image, ctx: RenderContext) -> None:

@@ -88,6 +88,15 @@ def test_the_winning_five_is_struck_through() -> None:
     assert changed(plain, struck, (xb + lay.cell * 0.3, yb - 4, xb + lay.cell * 0.45, yb + 4)) > 0  # past l8
 
 
+def test_the_numbers_of_the_winning_five_show_over_the_strike() -> None:
+    state = play(["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8"])
+    struck, numbered = picture(state), picture(state, numbers=True)
+    lay = _layout(15)
+    for col in range(7, 12):  # h8 .. l8: the stroke runs through the middle of each number
+        x, y = lay.xy(col, 7)
+        assert changed(struck, numbered, (x - 8, y - 2, x + 8, y + 2)) > 8, col
+
+
 def test_forbidden_points_are_marked_for_black_in_renju() -> None:
     state = play(["g8", "a1", "i8", "a3", "h7", "o1", "h9", "o3"], rule="renju")
     view = GAME.view(state, None)
