@@ -35,12 +35,13 @@ TARGET = {("medium", "easy"): 0.75, ("hard", "medium"): 0.75, ("master", "hard")
 
 
 def opening(seed: int, size: int = 15) -> list[Point]:
-    """2 to 4 stones, black first, on distinct points within two of the centre."""
+    """2, 3 or 4 stones (by turns, so a run has as many of each), black first, on distinct points
+    within two of the centre; half of them start on the centre."""
     rng = random.Random(seed * 7919 + 17)
     centre = size // 2
     points = [Point(centre + dc, centre + dr) for dc in range(-2, 3) for dr in range(-2, 3)]
     stones = [Point(centre, centre)] if rng.random() < 0.5 else []
-    while len(stones) < rng.choice((2, 3, 4)) or not stones:
+    while len(stones) < 2 + seed % 3:
         p = rng.choice(points)
         if p not in stones:
             stones.append(p)

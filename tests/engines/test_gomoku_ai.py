@@ -281,3 +281,19 @@ def test_incremental_patterns_match_a_recount_and_unmake_restores_everything(rul
             pos.unmake()
             assert _snapshot(pos) == before.pop()
         assert _snapshot(pos) == empty
+
+
+def test_the_benchmark_openings_are_varied_and_as_often_2_3_as_4_stones() -> None:
+    """bench/ measures strength from these: a run of 40 openings must not lean on one length (an
+    earlier generator drew the length anew per stone and made 4 stones in 3 of 40)."""
+    from collections import Counter
+
+    from bench.gomoku import opening
+
+    openings = [opening(5000 + i) for i in range(40)]
+    lengths = Counter(len(stones) for stones in openings)
+    assert set(lengths) == {2, 3, 4} and min(lengths.values()) >= 13
+    assert len({tuple(stones) for stones in openings}) == 40
+    for stones in openings:
+        assert len(set(stones)) == len(stones)
+        assert all(abs(p.col - 7) <= 2 and abs(p.row - 7) <= 2 for p in stones)
