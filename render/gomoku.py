@@ -28,6 +28,7 @@ BACKGROUND = "#efe6d2"
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 # The colours the header uses for the players: stone-like, and our stone sprites are pasted over them.
 STONE_COLOURS = ("#1d1d1d", "#f7f5ef")
+NUMBER_COLOURS = ("#ffffff", "#1d1d1d")  # on a black stone, on a white one
 LAST_MARK = "#e0473c"
 WIN_STRIKE = (214, 48, 49, 235)
 
@@ -232,7 +233,7 @@ def _draw(view: JSON, ctx: RenderContext) -> Image.Image:
         for i, (c, r) in enumerate(moves):
             text = str(i + 1)
             fs = label_size if len(text) < 3 else round(label_size * 0.8)
-            colour = LAST_MARK if i == len(moves) - 1 else "#ffffff" if i % 2 == 0 else "#1d1d1d"
+            colour = LAST_MARK if i == len(moves) - 1 else NUMBER_COLOURS[i % 2]
             _paste_centred(image, _label(text, fs, colour), *lay.xy(c, r))
     if view.get("forbidden"):
         mark = _forbidden_mark(round(lay.cell * 0.6))

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 
 import pytest
 
+from bench.gomoku import opening
 from engines.gomoku import Gomoku, Point, State
 from engines.gomoku.ai import choose
 from engines.gomoku.position import BIT_B4, BIT_F3, VALUE, Position
@@ -286,10 +288,6 @@ def test_incremental_patterns_match_a_recount_and_unmake_restores_everything(rul
 def test_the_benchmark_openings_are_varied_and_as_often_2_3_as_4_stones() -> None:
     """bench/ measures strength from these: a run of 40 openings must not lean on one length (an
     earlier generator drew the length anew per stone and made 4 stones in 3 of 40)."""
-    from collections import Counter
-
-    from bench.gomoku import opening
-
     openings = [opening(5000 + i) for i in range(40)]
     lengths = Counter(len(stones) for stones in openings)
     assert set(lengths) == {2, 3, 4} and min(lengths.values()) >= 13
