@@ -8,6 +8,8 @@
 strength: for each pairing (stronger vs weaker) `--games` games from varied
 2-4 stone openings (seeded), each opening played twice with the colours
 swapped; a win rate counts wins only (draws are printed apart).
+Each pairing's openings are counted by how their two games went: an opening
+that black (or white) won both times tells the colour apart, not the players.
 latency: every move of each level measured over whole games played against
 itself from such openings; prints p50 / p95 / max per level and checks the rule
 "hard p95 <= 1.0 s, master p95 <= 3.0 s, no move above twice its budget".
@@ -24,6 +26,7 @@ import os
 import random
 import statistics
 import time
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
 from engines.gomoku import Gomoku, Point
@@ -64,8 +67,27 @@ def play(black: str, white: str, seed: int, size: int = 15, rule: str = "freesty
         state = GAME.apply(state, seat, move)
     outcome = GAME.outcome(state)
     winner = levels[outcome.winners[0]] if outcome.winners else None
-    return {"black": black, "white": white, "winner": winner, "plies": len(state.moves), "times": times,
-            "record": " ".join(p.name for p in state.moves)}
+    return {"black": black, "white": white, "seed": seed, "winner": winner, "plies": len(state.moves),
+            "times": times, "record": " ".join(p.name for p in state.moves)}
+
+
+def by_opening(results: list[dict], strong: str) -> Counter:
+    """How the two games of each opening (one per colour assignment) went: the stronger side won both,
+    the weaker won both, black won both, white won both, or "other" (a draw in one of them)."""
+    games: dict[int, list[dict]] = {}
+    for r in results:
+        games.setdefault(r["seed"], []).append(r)
+    tally: Counter = Counter()
+    for pair in games.values():
+        winners = [r["winner"] for r in pair]
+        colours = ["black" if r["winner"] == r["black"] else "white" for r in pair if r["winner"]]
+        if len(pair) != 2 or None in winners:
+            tally["other"] += 1
+        elif winners[0] == winners[1]:
+            tally["stronger" if winners[0] == strong else "weaker"] += 1
+        else:
+            tally[colours[0]] += 1  # each side won with the same colour
+    return tally
 
 
 def _play(args: tuple) -> dict:
@@ -143,6 +165,9 @@ def strength(games: int, workers: int, pairings: list[tuple[str, str]], show: bo
         print(f"{strong + ' vs ' + weak:18} {len(mine):5} {wins:5} {losses:6} {draws:5} {100 * rate:5.1f}% "
               f"{wb:>4}/{len(as_black):<3} {ww:>4}/{len(as_white):<3} {100 * target:5.0f}%  "
               f"{'PASS' if rate >= target else 'FAIL'}")
+        tally = by_opening(mine, strong)
+        print(f"{'':18} openings: {strong} won both games {tally['stronger']}, {weak} won both {tally['weaker']}, "
+              f"black won both {tally['black']}, white won both {tally['white']}, other {tally['other']}")
         if show:
             for r in mine:
                 if r["winner"] != strong:

@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from bench.gomoku import opening
+from bench.gomoku import by_opening, opening
 from engines.gomoku import Gomoku, Point, State
 from engines.gomoku.ai import choose
 from engines.gomoku.position import BIT_B4, BIT_F3, VALUE, Position
@@ -295,3 +295,18 @@ def test_the_benchmark_openings_are_varied_and_as_often_2_3_as_4_stones() -> Non
     for stones in openings:
         assert len(set(stones)) == len(stones)
         assert all(abs(p.col - 7) <= 2 and abs(p.row - 7) <= 2 for p in stones)
+
+
+def test_the_benchmark_tells_openings_won_by_colour_from_openings_won_by_the_player() -> None:
+    def game(seed: int, black: str, white: str, winner: str | None) -> dict:
+        return {"seed": seed, "black": black, "white": white, "winner": winner}
+
+    results = [
+        game(1, "master", "hard", "master"), game(1, "hard", "master", "master"),  # the player both times
+        game(2, "master", "hard", "master"), game(2, "hard", "master", "hard"),  # black both times
+        game(3, "master", "hard", "hard"), game(3, "hard", "master", "master"),  # white both times
+        game(4, "master", "hard", "hard"), game(4, "hard", "master", "hard"),
+        game(5, "master", "hard", None), game(5, "hard", "master", "hard"),
+        game(6, "hard", "master", "hard"), game(6, "master", "hard", "master"),  # black, listed the other way
+    ]
+    assert by_opening(results, "master") == {"stronger": 1, "weaker": 1, "black": 2, "white": 1, "other": 1}
