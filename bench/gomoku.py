@@ -73,20 +73,19 @@ def play(black: str, white: str, seed: int, size: int = 15, rule: str = "freesty
 
 def by_opening(results: list[dict], strong: str) -> Counter:
     """How the two games of each opening (one per colour assignment) went: the stronger side won both,
-    the weaker won both, black won both, white won both, or "other" (a draw in one of them)."""
+    the weaker won both, black won both, white won both, or "other" (a draw, or an odd --games left one game)."""
     games: dict[int, list[dict]] = {}
     for r in results:
         games.setdefault(r["seed"], []).append(r)
     tally: Counter = Counter()
-    for pair in games.values():
-        winners = [r["winner"] for r in pair]
-        colours = ["black" if r["winner"] == r["black"] else "white" for r in pair if r["winner"]]
-        if len(pair) != 2 or None in winners:
+    for first, *rest in games.values():
+        winners = [first["winner"]] + [r["winner"] for r in rest]
+        if len(winners) != 2 or None in winners:
             tally["other"] += 1
         elif winners[0] == winners[1]:
             tally["stronger" if winners[0] == strong else "weaker"] += 1
-        else:
-            tally[colours[0]] += 1  # each side won with the same colour
+        else:  # each side won with the same colour: the colour of the first game's winner
+            tally["black" if first["winner"] == first["black"] else "white"] += 1
     return tally
 
 
