@@ -43,6 +43,7 @@ class Level:
     share_vct: float = 0.25
     share_guard: float = 0.0
     share_pvs: float = 0.7  # PVS stops this far into the budget when the VCT check of its move follows
+    overtime: float = 0.0  # budgets more the guard (and the move) may take when no move is yet proven safe
     qdepth: int = 4  # fours the side to move may play at a leaf
     w_self: int = 100  # evaluation weights (percent) of the mover's and the other side's potential
     w_opp: int = 100
@@ -67,6 +68,7 @@ LEVELS = {
         share_vcf=0.12,
         share_vct=0.3,
         share_guard=0.35,
+        overtime=0.75,
         qthree=True,
         patient=True,
     ),
@@ -197,7 +199,7 @@ def think(pos: Position, c: int, level: Level, budget: float, start: float, rng:
         return q
     root = s.moves(c, 0, 0, level.root_width)
     if level.defend_vcf:
-        root = _refutations(pos, c, s, root, lambda: s.vcf(o, level.vcf_depth), budget * 0.05, budget * 0.03, end)
+        root, _ = _refutations(pos, c, s, root, lambda: s.vcf(o, level.vcf_depth), budget * 0.05, budget * 0.03, end)
     if level.vct_depth:
         q = run(s.vct_deepening, level.share_vct, c, level.vct_depth)
         if q is not None and not _bad(pos, c, q):
@@ -206,7 +208,10 @@ def think(pos: Position, c: int, level: Level, budget: float, start: float, rng:
     if level.guard_vct:
         stop = min(end, clock() + budget * level.share_guard)
         threat = lambda: s.vct_deepening(o, level.guard_vct)  # noqa: E731
-        root = _refutations(pos, c, s, root, threat, stop - clock(), budget * level.share_guard / 4, stop)
+        more = budget * level.overtime
+        root, late = _refutations(pos, c, s, root, threat, stop - clock(), budget * level.share_guard / 4, stop, more)
+        if late:  # a critical move: the PVS keeps its usual share after the longer guard
+            end += more
     info["stage"] = "pvs"
     info["root"] = len(root)
     if len(root) == 1:
@@ -267,11 +272,14 @@ def _check_vct(pos: Position, c: int, s: Searcher, order: list[int], level: Leve
 
 
 def _refutations(pos: Position, c: int, s: Searcher, root: list[int], threat, first: float, each: float,
-                 stop: float) -> list[int]:
+                 stop: float, overtime: float = 0.0) -> tuple[list[int], bool]:
     """If `threat()` finds the opponent a forced win were it to move now, the moves after which it finds none.
 
     Tried in order, each check within `each` seconds, until `stop`: the usual candidates, then every point of
-    the opponent's threats and of one's own. No threat, or no refutation found in time: `root` as it is."""
+    the opponent's threats and of one's own. If none is proven safe by then, the checks go on for `overtime`
+    seconds more, each given twice as long. Without a safe move, the moves not proven to lose (the checks that
+    ran out of time first); when every move loses, or there is no threat: `root` as it is. Also returns
+    whether the overtime was used."""
     o = 3 - c
     base = len(pos.moves)
 
@@ -286,14 +294,26 @@ def _refutations(pos: Position, c: int, s: Searcher, root: list[int], threat, fi
 
     s.deadline = min(stop, s.clock() + first)
     if not holds():
-        return root
-    pool = list(dict.fromkeys(root + sorted(pos.fours[o] | pos.threes[o] | pos.fours[c] | pos.threes[c])))
-    safe = []
-    for q in pool:
+        return root, False
+    pool = [q for q in dict.fromkeys(root + sorted(pos.fours[o] | pos.threes[o] | pos.fours[c] | pos.threes[c]))
+            if not pos.cells[q] and not _bad(pos, c, q)]
+    safe: list[int] = []
+    unproven, rest = _prove(pos, c, s, pool, holds, each, stop, safe)
+    late = bool(overtime and not safe and (unproven or rest))
+    if late:  # a critical move: the unproven moves again, each with twice the time, then the rest
+        unproven, rest = _prove(pos, c, s, unproven + rest, holds, each * 2, stop + overtime, safe)
+    return safe or unproven + rest or root, late
+
+
+def _prove(pos: Position, c: int, s: Searcher, pool: list[int], holds, each: float, stop: float,
+           safe: list[int]) -> tuple[list[int], list[int]]:
+    """Checks the moves of `pool` in order until `stop`, adding the safe ones to `safe`; returns the moves whose
+    check ran out of time, and those not checked."""
+    o = 3 - c
+    unproven = []
+    for i, q in enumerate(pool):
         if s.clock() >= stop:
-            break
-        if pos.cells[q] or _bad(pos, c, q):
-            continue
+            return unproven, pool[i:]
         pos.make(q, c)
         blocks = pos.five_near(c, q)
         if len(blocks) > 1:  # two five points: the opponent cannot stop both
@@ -303,6 +323,9 @@ def _refutations(pos: Position, c: int, s: Searcher, root: list[int], threat, fi
         if blocks:  # c's four: the opponent blocks first, then may still have the win
             pos.make(blocks[0], o)
         s.deadline = min(stop, s.clock() + each)
-        if holds() is False:
+        verdict = holds()
+        if verdict is False:
             safe.append(q)
-    return safe or root
+        elif verdict is None:
+            unproven.append(q)
+    return unproven, []
