@@ -43,7 +43,7 @@ class Level:
     share_vct: float = 0.25
     share_guard: float = 0.0
     share_pvs: float = 0.7  # PVS stops this far into the budget when the VCT check of its move follows
-    overtime: float = 0.0  # budgets more the guard (and the move) may take when no move is yet proven safe
+    guard_late: float = 0.0  # how far into the budget the guard may go on (in the PVS's time) while no move is safe
     qdepth: int = 4  # fours the side to move may play at a leaf
     w_self: int = 100  # evaluation weights (percent) of the mover's and the other side's potential
     w_opp: int = 100
@@ -68,7 +68,7 @@ LEVELS = {
         share_vcf=0.12,
         share_vct=0.3,
         share_guard=0.35,
-        overtime=0.75,
+        guard_late=0.7,
         qthree=True,
         patient=True,
     ),
@@ -208,10 +208,10 @@ def think(pos: Position, c: int, level: Level, budget: float, start: float, rng:
     if level.guard_vct:
         stop = min(end, clock() + budget * level.share_guard)
         threat = lambda: s.vct_deepening(o, level.guard_vct)  # noqa: E731
-        more = budget * level.overtime
-        root, late = _refutations(pos, c, s, root, threat, stop - clock(), budget * level.share_guard / 4, stop, more)
-        if late:  # a critical move: the PVS keeps its usual share after the longer guard
-            end += more
+        overtime = max(0.0, start + budget * level.guard_late - stop)
+        each = budget * level.share_guard / 4
+        root, late = _refutations(pos, c, s, root, threat, stop - clock(), each, stop, overtime)
+        info["overtime"] = late
     info["stage"] = "pvs"
     info["root"] = len(root)
     if len(root) == 1:

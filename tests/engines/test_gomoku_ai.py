@@ -12,6 +12,7 @@ import pytest
 
 from bench.gomoku import by_opening, opening
 from engines.gomoku import Gomoku, Point, State
+from engines.gomoku import ai as ai_module
 from engines.gomoku.ai import choose
 from engines.gomoku.position import BIT_B4, BIT_F3, VALUE, Position
 from engines.gomoku.rules import geometry
@@ -190,6 +191,43 @@ def test_master_breaks_the_opponents_vct(record: str, refutations: str) -> None:
     assert Searcher(pos, far).vcf(3 - c, 20) is None
     assert Searcher(pos, far).vct_deepening(3 - c, 4) is not None
     assert ai(state, "master") in refutations.split()
+
+
+def test_the_guard_prefers_unproven_moves_to_proven_losers_and_takes_overtime_only_when_none_is_safe() -> None:
+    """_refutations with a made-up threat on a made-up clock: each root move's check either finds the
+    opponent's win, or needs some seconds to prove there is none (a check given less runs out of time)."""
+    pos, c = ai_position(replay("h8 i9"))
+    root = [pos.geo.index(col, row) for col, row in ((6, 6), (9, 9), (6, 9), (9, 6))]
+    a, b, d, e = root
+
+    def guard(verdicts: dict[int, float | None], overtime: float) -> tuple[list[int], bool, float]:
+        s = Searcher(pos, 0.0)
+        now = [0.0]
+        s.clock = lambda: now[0]
+
+        def threat() -> int | None:
+            need = verdicts[pos.moves[-1]] if len(pos.moves) > 2 else None  # None: the win is found at once
+            now[0] += 0.05 if need is None else min(need, s.deadline - now[0])
+            if need is None:
+                return root[0]
+            if now[0] >= s.deadline:
+                raise ai_module.Timeout
+            return None
+
+        moves, late = ai_module._refutations(pos, c, s, root, threat, 1.0, 0.2, 1.0, overtime)
+        assert len(pos.moves) == 2
+        return moves, late, now[0]
+
+    loses = None
+    # b needs 0.3 s: within the usual 0.2 s a check it is unproven, so it is kept and the losers are not
+    assert guard({a: loses, b: 0.3, d: loses, e: loses}, 0.0)[:2] == ([b], False)
+    # with overtime, b is checked again with twice the time and proven safe
+    assert guard({a: loses, b: 0.3, d: loses, e: 0.5}, 1.0)[:2] == ([b], True)
+    # a move proven safe in the usual time: no overtime
+    moves, late, took = guard({a: loses, b: 0.1, d: 0.3, e: loses}, 1.0)
+    assert (moves, late) == ([b], False) and took < 1.0
+    # every move loses: nothing to choose by the guard, the root stays as it was
+    assert guard(dict.fromkeys(root), 1.0)[:2] == (root, False)
 
 
 # A position from a master-vs-hard game in which black (to move) has no VCF but wins by VCT, the
