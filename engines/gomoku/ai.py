@@ -11,8 +11,9 @@
   that its move leaves the opponent no short VCT.
 - master: beyond the seed. Deeper VCF and VCT; before the PVS it asks whether
   the opponent would win by VCT if it moved now, and if so keeps only the moves
-  that refute it; the PVS then deepens until the time is up, with quiescence
-  that answers open threes.
+  that refute it (while none is proven, it goes on into the PVS's time; still
+  none: the moves not proven to lose); the PVS then deepens until the time is
+  up, with quiescence that answers open threes.
 - oneply: seed 004's player (score every empty point by the patterns a stone
   there makes for both sides, play the best); used by bench/ as a yardstick.
 """
