@@ -277,10 +277,10 @@ def _refutations(pos: Position, c: int, s: Searcher, root: list[int], threat, fi
     """If `threat()` finds the opponent a forced win were it to move now, the moves after which it finds none.
 
     Tried in order, each check within `each` seconds, until `stop`: the usual candidates, then every point of
-    the opponent's threats and of one's own. If none is proven safe by then, the checks go on for `overtime`
-    seconds more, each given twice as long. Without a safe move, the moves not proven to lose (the checks that
-    ran out of time first); when every move loses, or there is no threat: `root` as it is. Also returns
-    whether the overtime was used."""
+    the opponent's threats and of one's own. No threat, or no safe move: `root` as it is, except that with
+    `overtime` (master's guard) the checks go on for that many seconds more, each given twice as long, and
+    without a safe move then the moves not proven to lose (the checks that ran out of time, and those never
+    reached) are kept, if any. Also returns whether the overtime was used."""
     o = 3 - c
     base = len(pos.moves)
 
@@ -300,7 +300,9 @@ def _refutations(pos: Position, c: int, s: Searcher, root: list[int], threat, fi
             if not pos.cells[q] and not _bad(pos, c, q)]
     safe: list[int] = []
     unproven, rest = _prove(pos, c, s, pool, holds, each, stop, safe)
-    late = bool(overtime and not safe and (unproven or rest))
+    if not overtime:
+        return safe or root, False
+    late = not safe and bool(unproven or rest)
     if late:  # a critical move: the unproven moves again, each with twice the time, then the rest
         unproven, rest = _prove(pos, c, s, unproven + rest, holds, each * 2, stop + overtime, safe)
     return safe or unproven + rest or root, late

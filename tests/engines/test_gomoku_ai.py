@@ -219,10 +219,12 @@ def test_the_guard_prefers_unproven_moves_to_proven_losers_and_takes_overtime_on
         return moves, late, now[0]
 
     loses = None
-    # b needs 0.3 s: within the usual 0.2 s a check it is unproven, so it is kept and the losers are not
-    assert guard({a: loses, b: 0.3, d: loses, e: loses}, 0.0)[:2] == ([b], False)
+    # b needs 0.3 s, more than a check's 0.2 s; without overtime (the VCF defence) the root stays as it was
+    assert guard({a: loses, b: 0.3, d: loses, e: loses}, 0.0)[:2] == (root, False)
     # with overtime, b is checked again with twice the time and proven safe
     assert guard({a: loses, b: 0.3, d: loses, e: 0.5}, 1.0)[:2] == ([b], True)
+    # b needs more than that: still unproven, it is kept and the proven losers are not
+    assert guard({a: loses, b: 0.5, d: loses, e: loses}, 1.0)[:2] == ([b], True)
     # a move proven safe in the usual time: no overtime
     moves, late, took = guard({a: loses, b: 0.1, d: 0.3, e: loses}, 1.0)
     assert (moves, late) == ([b], False) and took < 1.0
