@@ -78,14 +78,14 @@ def by_opening(results: list[dict], strong: str) -> Counter:
     for r in results:
         games.setdefault(r["seed"], []).append(r)
     tally: Counter = Counter()
-    for first, *rest in games.values():
-        winners = [first["winner"]] + [r["winner"] for r in rest]
+    for pair in games.values():
+        winners = [r["winner"] for r in pair]
         if len(winners) != 2 or None in winners:
             tally["other"] += 1
         elif winners[0] == winners[1]:
             tally["stronger" if winners[0] == strong else "weaker"] += 1
         else:  # each side won with the same colour: the colour of the first game's winner
-            tally["black" if first["winner"] == first["black"] else "white"] += 1
+            tally["black" if winners[0] == pair[0]["black"] else "white"] += 1
     return tally
 
 

@@ -200,7 +200,7 @@ def think(pos: Position, c: int, level: Level, budget: float, start: float, rng:
         return q
     root = s.moves(c, 0, 0, level.root_width)
     if level.defend_vcf:
-        root, _ = _refutations(pos, c, s, root, lambda: s.vcf(o, level.vcf_depth), budget * 0.05, budget * 0.03, end)
+        root = _refutations(pos, c, s, root, lambda: s.vcf(o, level.vcf_depth), budget * 0.05, budget * 0.03, end)
     if level.vct_depth:
         q = run(s.vct_deepening, level.share_vct, c, level.vct_depth)
         if q is not None and not _bad(pos, c, q):
@@ -211,8 +211,7 @@ def think(pos: Position, c: int, level: Level, budget: float, start: float, rng:
         threat = lambda: s.vct_deepening(o, level.guard_vct)  # noqa: E731
         overtime = max(0.0, start + budget * level.guard_late - stop)
         each = budget * level.share_guard / 4
-        root, late = _refutations(pos, c, s, root, threat, stop - clock(), each, stop, overtime)
-        info["overtime"] = late
+        root = _refutations(pos, c, s, root, threat, stop - clock(), each, stop, overtime)
     info["stage"] = "pvs"
     info["root"] = len(root)
     if len(root) == 1:
@@ -273,14 +272,14 @@ def _check_vct(pos: Position, c: int, s: Searcher, order: list[int], level: Leve
 
 
 def _refutations(pos: Position, c: int, s: Searcher, root: list[int], threat, first: float, each: float,
-                 stop: float, overtime: float = 0.0) -> tuple[list[int], bool]:
+                 stop: float, overtime: float = 0.0) -> list[int]:
     """If `threat()` finds the opponent a forced win were it to move now, the moves after which it finds none.
 
     Tried in order, each check within `each` seconds, until `stop`: the usual candidates, then every point of
     the opponent's threats and of one's own. No threat, or no safe move: `root` as it is, except that with
     `overtime` (master's guard) the checks go on for that many seconds more, each given twice as long, and
     without a safe move then the moves not proven to lose (the checks that ran out of time, and those never
-    reached) are kept, if any. Also returns whether the overtime was used."""
+    reached) are kept, if any."""
     o = 3 - c
     base = len(pos.moves)
 
@@ -295,28 +294,27 @@ def _refutations(pos: Position, c: int, s: Searcher, root: list[int], threat, fi
 
     s.deadline = min(stop, s.clock() + first)
     if not holds():
-        return root, False
+        return root
     pool = [q for q in dict.fromkeys(root + sorted(pos.fours[o] | pos.threes[o] | pos.fours[c] | pos.threes[c]))
             if not pos.cells[q] and not _bad(pos, c, q)]
-    safe: list[int] = []
-    unproven, rest = _prove(pos, c, s, pool, holds, each, stop, safe)
+    safe, unproven, rest = _prove(pos, c, s, pool, holds, each, stop)
     if not overtime:
-        return safe or root, False
-    late = not safe and bool(unproven or rest)
-    if late:  # a critical move: the unproven moves again, each with twice the time, then the rest
-        unproven, rest = _prove(pos, c, s, unproven + rest, holds, each * 2, stop + overtime, safe)
-    return safe or unproven + rest or root, late
+        return safe or root
+    if not safe and (unproven or rest):  # a critical move: the unproven moves again, twice as long, then the rest
+        safe, unproven, rest = _prove(pos, c, s, unproven + rest, holds, each * 2, stop + overtime)
+    return safe or unproven + rest or root
 
 
-def _prove(pos: Position, c: int, s: Searcher, pool: list[int], holds, each: float, stop: float,
-           safe: list[int]) -> tuple[list[int], list[int]]:
-    """Checks the moves of `pool` in order until `stop`, adding the safe ones to `safe`; returns the moves whose
-    check ran out of time, and those not checked."""
+def _prove(pos: Position, c: int, s: Searcher, pool: list[int], holds, each: float,
+           stop: float) -> tuple[list[int], list[int], list[int]]:
+    """Checks the moves of `pool` in order until `stop`: the moves proven safe, those whose check ran out of
+    time, and those not checked."""
     o = 3 - c
-    unproven = []
+    safe: list[int] = []
+    unproven: list[int] = []
     for i, q in enumerate(pool):
         if s.clock() >= stop:
-            return unproven, pool[i:]
+            return safe, unproven, pool[i:]
         pos.make(q, c)
         blocks = pos.five_near(c, q)
         if len(blocks) > 1:  # two five points: the opponent cannot stop both
@@ -331,4 +329,4 @@ def _prove(pos: Position, c: int, s: Searcher, pool: list[int], holds, each: flo
             safe.append(q)
         elif verdict is None:
             unproven.append(q)
-    return unproven, []
+    return safe, unproven, []

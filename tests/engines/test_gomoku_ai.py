@@ -12,11 +12,10 @@ import pytest
 
 from bench.gomoku import by_opening, opening
 from engines.gomoku import Gomoku, Point, State
-from engines.gomoku import ai as ai_module
-from engines.gomoku.ai import choose
+from engines.gomoku.ai import _refutations, choose
 from engines.gomoku.position import BIT_B4, BIT_F3, VALUE, Position
 from engines.gomoku.rules import geometry
-from engines.gomoku.search import Searcher
+from engines.gomoku.search import Searcher, Timeout
 from tests.engines.gomoku_positions import position
 
 GAME = Gomoku()
@@ -204,19 +203,22 @@ def test_the_guard_prefers_unproven_moves_to_proven_losers_and_takes_overtime_on
         s = Searcher(pos, 0.0)
         now = [0.0]
         s.clock = lambda: now[0]
+        given = [0.0]  # the longest time a check of a move was given
 
         def threat() -> int | None:
             need = verdicts[pos.moves[-1]] if len(pos.moves) > 2 else None  # None: the win is found at once
+            if len(pos.moves) > 2:
+                given[0] = max(given[0], s.deadline - now[0])
             now[0] += 0.05 if need is None else min(need, s.deadline - now[0])
             if need is None:
                 return root[0]
             if now[0] >= s.deadline:
-                raise ai_module.Timeout
+                raise Timeout
             return None
 
-        moves, late = ai_module._refutations(pos, c, s, root, threat, 1.0, 0.2, 1.0, overtime)
+        moves = _refutations(pos, c, s, root, threat, 1.0, 0.2, 1.0, overtime)
         assert len(pos.moves) == 2
-        return moves, late, now[0]
+        return moves, given[0] > 0.2 + 1e-9, now[0]  # a check given more than 0.2 s: the overtime was used
 
     loses = None
     # b needs 0.3 s, more than a check's 0.2 s; without overtime (the VCF defence) the root stays as it was
