@@ -8,7 +8,7 @@ import os
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
 import engines
-from engines.base import JSON
+from engines.base import JSON, AIInfo, Limit
 
 
 class AIRunner:
@@ -24,9 +24,12 @@ class AIRunner:
         else:
             self._pool = ThreadPoolExecutor(1, thread_name_prefix="ai")
 
-    async def move(self, game: str, state: JSON, seat: int, level: str, budget: float, seed: int) -> str:
+    async def move(
+        self, game: str, state: JSON, seat: int, level: str, seed: int, limit: Limit | None = None
+    ) -> tuple[str, AIInfo]:
+        """The move `level` plays for `seat`, as text, and what the AI says about it."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, engines.think, game, state, seat, level, budget, seed)
+        return await loop.run_in_executor(self._pool, engines.think, game, state, seat, level, seed, limit)
 
     async def warm_up(self) -> None:
         """Start the workers and load every game in them now, not at the first AI move."""

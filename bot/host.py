@@ -150,10 +150,9 @@ class Host:
         game = self.games[session.game]
         state = game.from_json(session.state)
         seat = session.seat_of(user_id).seat  # type: ignore[union-attr]
-        public = set(game.text(game.view(state, None)).splitlines())
-        own = [line.strip() for line in game.text(game.view(state, seat)).splitlines() if line not in public]
         plays = [game.move_text(state, m) for m in game.legal_moves(state, seat)]
-        return HiddenHand(session.id or 0, session.version, session.channel, [line for line in own if line], plays)
+        return HiddenHand(session.id or 0, session.version, session.channel, game.private_lines(state, seat, self.tr),
+                          plays)  # fmt: skip
 
     async def ai_to_move(self, session_id: int) -> bool:
         """Whether a bot is to move in that session (adapters show "typing…")."""
@@ -636,9 +635,7 @@ class Host:
             raise Refusal("host.hints_off")
         if game.to_move(game.from_json(session.state)) != seat.seat:
             raise Refusal("host.not_your_turn")
-        level = game.hint_level
-        text = await self.ai.move(game.name, session.state, seat.seat, level, game.ai_budget[level],
-                                  _ai_seed(session) ^ 1)  # fmt: skip
+        text, _ = await self.ai.move(game.name, session.state, seat.seat, game.hint_level, _ai_seed(session) ^ 1)
         return [Reply(r.tr(t("host.hint", move=text)), ephemeral=True)]
 
     async def _cmd_hints(self, r: Request) -> list[Reply]:
@@ -679,7 +676,7 @@ class Host:
         image = await asyncio.to_thread(self.draw, game.name, view, ctx)
         last = moves[int(wanted) - 1].move if int(wanted) else "—"
         text = r.tr(t("host.replay", ply=int(wanted), count=len(moves), move=last))
-        return [Reply(text, image=image, text_board=game.text(view), session=session.id)]
+        return [Reply(text, image=image, text_board=game.text(view, r.tr), session=session.id)]
 
     async def _cmd_stats(self, r: Request) -> list[Reply]:
         who = self._mentioned(r, r.command.mentions[0]) if r.command.mentions else r.user
@@ -819,7 +816,7 @@ class Host:
         if to_move is not None and session.seats[to_move].user_id and not session.seats[to_move].played_by_ai:
             mentions = (session.seats[to_move].user_id,)
         board = Reply(
-            "\n".join(text), image=image, board=True, text_board=game.text(view), session=session.id,
+            "\n".join(text), image=image, board=True, text_board=game.text(view, tr), session=session.id,
             buttons=self._board_buttons(session, game, state, to_move) if buttons else (), mentions=mentions,
         )  # fmt: skip
         replies = [board]
@@ -857,7 +854,8 @@ class Host:
         image = await asyncio.to_thread(self.draw, game.name, view, ctx)
         text = tr(t("host.your_hand", name=session.seats[seat].name))
         user = session.seats[seat].user_id
-        return Reply(text, image=image, image_name="hand.png", to=user, text_board=game.text(view), session=session.id)
+        return Reply(text, image=image, image_name="hand.png", to=user, text_board=game.text(view, tr),
+                     session=session.id)  # fmt: skip
 
     def _context(
         self, session: Session, to_move: int | None, outcome: Outcome | None, tr: Translator, overlay: Any,
@@ -929,7 +927,7 @@ class Host:
     async def _ai_move(self, game: Game, session: Session, state: Any, seat: int) -> Any:
         level = session.seats[seat].ai_level or game.default_level
         try:
-            text = await self.ai.move(game.name, session.state, seat, level, game.ai_budget[level], _ai_seed(session))
+            text, _ = await self.ai.move(game.name, session.state, seat, level, _ai_seed(session))
             return game.parse_move(state, seat, text)
         except Exception:
             # Never leave a game stuck: a legal move beats no move. The tests keep this path unused.

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import random
+import time
 from functools import cache
 from importlib import import_module
 
-from engines.base import JSON, Game
+from engines.base import JSON, AIInfo, Game, Limit
 
 # name -> "module:Class"; a game is loaded the first time it is asked for.
 REGISTRY = {
@@ -32,8 +33,13 @@ def load_all() -> list[str]:
     return list(all_games())
 
 
-def think(game: str, state: JSON, seat: int, level: str, budget: float, seed: int) -> str:
-    """The AI's move as text. Top-level and JSON in, text out, so it runs in a process pool."""
+def think(game: str, state: JSON, seat: int, level: str, seed: int, limit: Limit | None = None) -> tuple[str, AIInfo]:
+    """The AI's move as text, and what it says about it. Top-level, JSON in and text out, so it
+    runs in a process pool. `limit`: the level's own unless given."""
     g = get(game)
     s = g.from_json(state)
-    return g.move_text(s, g.ai(s, seat, level, budget, random.Random(seed)))
+    started = time.perf_counter()
+    result = g.ai(s, seat, level, limit or g.levels[level], random.Random(seed))
+    info = AIInfo(result.info)
+    info["seconds"] = time.perf_counter() - started
+    return g.move_text(s, result.move), info

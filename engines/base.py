@@ -6,18 +6,26 @@ and transforms. States and views are plain JSON-able data once passed through
 
 Everything a user may read comes out of an engine as a `Msg` (a catalog key and
 its parameters), never as an English sentence: the host translates it.
+
+Who checks what: the host owns turns (it asks `to_move` before anything else);
+`parse_move` owns legality (it refuses, with a reason, any move the rules do not
+allow); `apply` trusts a move that `parse_move` or `legal_moves` produced.
+`tests/engines/test_contract.py` checks every registered game against this page.
 """
 
 from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypedDict, TypeVar
 
 JSON = Any
 S = TypeVar("S")  # a game's state type
 M = TypeVar("M")  # a game's move type
+
+MAX_DIGITS = 9  # no number a player types needs more
 
 
 @dataclass(frozen=True)
@@ -30,9 +38,22 @@ class Msg:
     key: str
     params: dict[str, Any] = field(default_factory=dict)
 
+    def to_json(self) -> JSON:
+        return {"key": self.key, "params": {k: v.to_json() if isinstance(v, Msg) else v
+                                            for k, v in self.params.items()}}  # fmt: skip
+
+    @classmethod
+    def from_json(cls, data: JSON) -> Msg:
+        return cls(data["key"], {k: cls.from_json(v) if isinstance(v, dict) and "key" in v else v
+                                 for k, v in data["params"].items()})  # fmt: skip
+
 
 def msg(key: str, **params: Any) -> Msg:
     return Msg(key, params)
+
+
+# A reader's translator: a `Msg` (or a ready string) -> a sentence in their language.
+Translate = Callable[["Msg | str"], str]
 
 
 class Refusal(Exception):
@@ -41,6 +62,17 @@ class Refusal(Exception):
     def __init__(self, key: str, **params: Any) -> None:
         super().__init__(key, params)
         self.msg = Msg(key, params)
+
+
+def read_number(text: str) -> int | None:
+    """The one reader of numbers players type: ASCII decimal digits only, at most `MAX_DIGITS`.
+
+    `str.isdigit` also accepts "²" and "①", which `int` refuses; the host normalises every
+    input with NFKC first (full-width "２" becomes "2"), so what is left here is plain ASCII.
+    None: not such a number."""
+    if 0 < len(text) <= MAX_DIGITS and text.isascii() and text.isdigit():
+        return int(text)
+    return None
 
 
 @dataclass(frozen=True)
@@ -66,6 +98,108 @@ class Outcome:
             return ()
         return tuple(seat for seat, rank in enumerate(self.ranks) if rank == 1)
 
+    def to_json(self) -> JSON:
+        return {"ranks": list(self.ranks), "reason": self.reason.to_json(),
+                "scores": list(self.scores) if self.scores is not None else None}  # fmt: skip
+
+    @classmethod
+    def from_json(cls, data: JSON) -> Outcome | None:
+        if data is None:
+            return None
+        scores = tuple(data["scores"]) if data.get("scores") is not None else None
+        return cls(tuple(data["ranks"]), Msg.from_json(data["reason"]), scores)
+
+
+FLAG_WORDS = {"on": True, "yes": True, "true": True, "1": True, "off": False, "no": False, "false": False, "0": False}
+
+
+@dataclass(frozen=True)
+class Option:
+    """One setting of `/<game> start ...`, declared once in `Game.options`: the default
+    `Game.parse_options` reads it, and the help and Discord's slash commands are built from
+    it. Its description is the catalog message `<game>.option_<name>`; each of its choices is
+    labelled `<game>.option_<name>_<value>` (a yes/no option needs no labels).
+
+    A player types `name=value`, or the value alone: a word among `choices`, one of
+    `spellings`, or (when `bare`) a number. Numbers are `choices` when there are some, else
+    any number in `low..high`. `many` > 0 makes a list of up to that many numbers (Nim's heaps
+    `3 4 5`). `spellings` are other words for a value (`"misère": True`, `"15x15": 15`); `keys`
+    other names before `=` (`bidding=call`). A value out of range is refused with the catalog
+    message `refusal` (parameters `option`, `value`, `low`, `high`), else `<game>.bad_option`;
+    one number too many with `<game>.too_many_<name>` (`most`)."""
+
+    name: str
+    choices: tuple[JSON, ...] = ()  # the allowed values; empty: any number in low..high
+    low: int = 0
+    high: int = 0
+    many: int = 0
+    default: JSON = None
+    bare: bool = False  # a number may be typed without `name=`
+    spellings: Mapping[str, JSON] = field(default_factory=dict)
+    keys: tuple[str, ...] = ()
+    refusal: str | None = None
+
+    @property
+    def flag(self) -> bool:
+        """A yes/no option (Nim's `misere`)."""
+        return self.choices == (False, True)
+
+    @property
+    def numeric(self) -> bool:
+        return not self.choices or all(type(c) is int for c in self.choices)
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        """The words that choose a value when typed alone."""
+        return (*(c for c in self.choices if isinstance(c, str)), *self.spellings)
+
+    def read(self, word: str) -> JSON:
+        """The value `word` stands for; raises ValueError."""
+        if word in self.spellings:
+            return self.spellings[word]
+        if self.flag:
+            if word in FLAG_WORDS:
+                return FLAG_WORDS[word]
+            raise ValueError(word)
+        if not self.numeric:
+            if word in self.choices:
+                return word
+            raise ValueError(word)
+        number = read_number(word)
+        if number is None or not (number in self.choices if self.choices else self.low <= number <= self.high):
+            raise ValueError(word)
+        return number
+
+
+def read_options(game: str, options: tuple[Option, ...], args: list[str]) -> dict[str, JSON]:
+    """`["3", "4", "max=2", "misere"]` -> `{"heaps": [3, 4], "max": 2, "misere": True}`, as
+    `options` declare them (see `Option`); raises Refusal for anything else."""
+    values: dict[str, JSON] = {o.name: [] if o.many else o.default for o in options}
+    named = {key: o for o in options for key in (o.name, *o.keys)}
+    for arg in args:
+        word = arg.lower()
+        key, eq, value = word.partition("=")
+        if eq:
+            option, word = named.get(key), value
+        else:
+            option = next((o for o in options if word in o.words), None) or next(
+                (o for o in options if o.bare and read_number(word) is not None), None
+            )
+        if option is None:
+            raise Refusal(f"{game}.bad_option", option=arg)
+        try:
+            found = option.read(word)
+        except ValueError:
+            raise Refusal(option.refusal or f"{game}.bad_option", option=arg, value=word, low=option.low,
+                          high=option.high) from None  # fmt: skip
+        if option.many:
+            if len(values[option.name]) >= option.many:
+                raise Refusal(f"{game}.too_many_{option.name}", most=option.many)
+            values[option.name].append(found)
+        else:
+            values[option.name] = found
+    return {name: (value or None) if isinstance(value, list) else value for name, value in values.items()}
+
 
 @dataclass(frozen=True)
 class Setup:
@@ -85,15 +219,51 @@ class QueryAnswer:
     overlay: JSON = None
 
 
+@dataclass(frozen=True)
+class Limit:
+    """How much an AI may think about one move.
+
+    `work` counts the engine's own unit of thinking: search nodes (Gomoku, Chinese Checkers),
+    sampled deals and playouts (Dou Dizhu). A level is defined by its work, so the same level
+    plays the same move on an idle machine and on a busy one. `seconds` is a wall-clock ceiling
+    that an idle core never reaches at that work: only a safety net for a stalled host."""
+
+    work: int
+    seconds: float
+
+    def scaled(self, factor: float) -> Limit:
+        return Limit(max(1, round(self.work * factor)), self.seconds)
+
+
+class AIInfo(TypedDict, total=False):
+    """What an AI says about one move it chose (every field optional)."""
+
+    work: int  # units of work spent (see `Limit.work`)
+    depth: int  # deepest completed search, in plies
+    score: float  # the engine's own evaluation of the move, from the mover's side
+    reason: str  # why it stopped early or chose without searching: "forced", "win", "seconds", ...
+    seconds: float  # wall time taken (filled in by `engines.think`)
+
+
+@dataclass(frozen=True)
+class AIResult(Generic[M]):
+    """A move an AI chose, with what it says about it."""
+
+    move: M
+    info: AIInfo = field(default_factory=lambda: AIInfo())
+
+
 class Game(ABC, Generic[S, M]):
     """One game's rules. Pure: no I/O, no clocks, no global randomness."""
 
     name: ClassVar[str]  # the command word: /nim, /gomoku
     aliases: ClassVar[tuple[str, ...]] = ()  # other command words: /ddz
     seat_counts: ClassVar[tuple[int, ...]]  # allowed numbers of seats
-    levels: ClassVar[tuple[str, ...]]  # AI levels, weakest first
+    # The settings of `/<game> start`; `seats_option` names the one that is the number of seats.
+    options: ClassVar[tuple[Option, ...]] = ()
+    seats_option: ClassVar[str | None] = None
+    levels: ClassVar[dict[str, Limit]]  # AI levels, weakest first, each with the work it thinks for
     default_level: ClassVar[str]
-    ai_budget: ClassVar[dict[str, float]]  # seconds of thinking per level
     offers: ClassVar[frozenset[str]] = frozenset({"undo", "restart"})  # consent offers: undo, draw, restart
     queries: ClassVar[tuple[str, ...]] = ()  # extra read-only commands, answered by `query`
     hidden_hands: ClassVar[bool] = False  # seat views hold what the public view does not
@@ -102,9 +272,11 @@ class Game(ABC, Generic[S, M]):
     move_words: ClassVar[dict[str, str]] = {}
 
     # --- setting up ---------------------------------------------------------------
-    @abstractmethod
     def parse_options(self, args: list[str]) -> Setup:
-        """`/<game> start 3 4 5 max=3` -> Setup; raises Refusal for bad options."""
+        """`/<game> start 3 4 5 max=3` -> Setup, read by `options`; raises Refusal for bad options."""
+        values = read_options(self.name, self.options, args)
+        seats = values.pop(self.seats_option) if self.seats_option else None
+        return Setup(values, seats or self.seat_counts[0])
 
     @abstractmethod
     def new_state(self, options: dict[str, JSON], seats: int, seed: int) -> S:
@@ -117,7 +289,8 @@ class Game(ABC, Generic[S, M]):
 
     @abstractmethod
     def parse_move(self, state: S, seat: int, text: str) -> M:
-        """Read a move typed by `seat`; raises Refusal if it is unreadable or illegal."""
+        """Read a move typed by `seat`, the seat to move; raises Refusal if it is unreadable or
+        illegal. The owner of legality: what it returns, `apply` plays without checking."""
 
     @abstractmethod
     def legal_moves(self, state: S, seat: int) -> list[M]:
@@ -125,7 +298,8 @@ class Game(ABC, Generic[S, M]):
 
     @abstractmethod
     def apply(self, state: S, seat: int, move: M) -> S:
-        """The state after `seat` plays `move`; raises Refusal if illegal. Does not change `state`."""
+        """The state after `seat` plays `move`, a move `parse_move` or `legal_moves` gave.
+        Does not change `state`."""
 
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None:
@@ -154,8 +328,13 @@ class Game(ABC, Generic[S, M]):
         """What `seat` may see (None: the public, every channel message). JSON data."""
 
     @abstractmethod
-    def text(self, view: JSON) -> str:
-        """A short plain-text board drawn from a view (the console prints it)."""
+    def text(self, view: JSON, tr: Translate) -> str:
+        """A short plain-text board drawn from a view (the console prints it); its words come
+        from the catalog through `tr`, the reader's translator."""
+
+    def private_lines(self, state: S, seat: int, tr: Translate) -> list[str]:
+        """What only `seat` may see, as short lines of text (a hidden hand); empty in open games."""
+        return []
 
     def query(self, state: S, seat: int | None, name: str, args: list[str]) -> QueryAnswer:
         """Answer one of `queries`; raises Refusal for bad arguments."""
@@ -170,5 +349,6 @@ class Game(ABC, Generic[S, M]):
 
     # --- the AI ------------------------------------------------------------------
     @abstractmethod
-    def ai(self, state: S, seat: int, level: str, budget: float, rng: random.Random) -> M:
-        """A move for `seat` at `level`, thinking at most about `budget` seconds."""
+    def ai(self, state: S, seat: int, level: str, limit: Limit, rng: random.Random) -> AIResult[M]:
+        """A legal move for `seat`, the seat to move, at `level`, thinking within `limit`;
+        every random choice comes from `rng`, so the same call gives the same move."""

@@ -17,9 +17,9 @@ from dataclasses import dataclass, replace
 from functools import reduce
 from operator import xor
 
-from engines.base import JSON, Game, Msg, Outcome, Refusal, Setup, msg
+from engines.base import JSON, AIResult, Game, Limit, Msg, Option, Outcome, Refusal, Translate, msg, read_number
 
-# games.md says 1 to 99 stones, yet names `/nim start 100 max=10` as the seed's game: 100 is allowed.
+# 1 to 10 heaps of 1 to 100 stones: `/nim start 100 max=10` is the classic subtraction game.
 MAX_HEAPS, MAX_STONES = 10, 100
 
 
@@ -42,37 +42,19 @@ class State:
 class Nim(Game[State, Move]):
     name = "nim"
     seat_counts = (2,)
-    levels = ("easy", "medium", "hard")
+    options = (
+        Option("heaps", low=1, high=MAX_STONES, many=MAX_HEAPS, bare=True, refusal="nim.bad_heap_size"),
+        Option("max", low=1, high=MAX_STONES, refusal="nim.bad_max"),
+        Option("misere", choices=(False, True), default=False,
+               spellings={"misere": True, "misère": True, "normal": False}),
+    )  # fmt: skip
+    # The perfect player needs no search: one unit of work is one position looked at.
+    levels = {"easy": Limit(1_000, 1.0), "medium": Limit(1_000, 1.0), "hard": Limit(1_000, 1.0)}
     default_level = "hard"
-    ai_budget = {"easy": 0.1, "medium": 0.1, "hard": 0.1}
     move_words = {"take": ""}
     hint_level = "hard"
 
     # --- setting up ---------------------------------------------------------------
-    def parse_options(self, args: list[str]) -> Setup:
-        heaps: list[int] = []
-        options: dict[str, JSON] = {"max": None, "misere": False}
-        for arg in args:
-            word = arg.lower()
-            if word in ("misere", "misère"):
-                options["misere"] = True
-            elif word in ("normal",):
-                options["misere"] = False
-            elif m := re.fullmatch(r"max=(\d+)", word):
-                options["max"] = int(m[1])
-                if options["max"] < 1:
-                    raise Refusal("nim.bad_max")
-            elif word.isdigit():
-                heaps.append(int(word))
-            else:
-                raise Refusal("nim.bad_option", option=arg)
-        if len(heaps) > MAX_HEAPS:
-            raise Refusal("nim.too_many_heaps", most=MAX_HEAPS)
-        if any(not 1 <= h <= MAX_STONES for h in heaps):
-            raise Refusal("nim.bad_heap_size", most=MAX_STONES)
-        options["heaps"] = heaps or None
-        return Setup(options, 2)
-
     def new_state(self, options: dict[str, JSON], seats: int, seed: int) -> State:
         heaps = options.get("heaps")
         if not heaps:
@@ -85,17 +67,16 @@ class Nim(Game[State, Move]):
         return None if not any(state.heaps) else state.turn
 
     def parse_move(self, state: State, seat: int, text: str) -> Move:
-        numbers = re.findall(r"\d+", text)
-        if len(numbers) != 2 or re.search(r"[^\d\s,:/x-]", text.replace("from", "").replace("heap", "")):
+        numbers = [read_number(n) for n in re.findall(r"[0-9]+", text)]
+        stray = re.search(r"[^0-9\s,:/x-]", text.replace("from", "").replace("heap", ""))
+        if len(numbers) != 2 or None in numbers or stray:
             raise Refusal("nim.how_to_move")
-        heap, count = int(numbers[0]), int(numbers[1])
+        heap, count = numbers
         move = Move(heap - 1, count)
-        self._check(state, seat, move)
+        self._check(state, move)
         return move
 
-    def _check(self, state: State, seat: int, move: Move) -> None:
-        if self.to_move(state) != seat:
-            raise Refusal("host.not_your_turn")
+    def _check(self, state: State, move: Move) -> None:
         if not 0 <= move.heap < len(state.heaps):
             raise Refusal("nim.no_such_heap", heap=move.heap + 1, count=len(state.heaps))
         stones = state.heaps[move.heap]
@@ -115,7 +96,6 @@ class Nim(Game[State, Move]):
         return [Move(h, k) for h, n in enumerate(state.heaps) for k in range(1, min(n, limit) + 1)]
 
     def apply(self, state: State, seat: int, move: Move) -> State:
-        self._check(state, seat, move)
         heaps = list(state.heaps)
         heaps[move.heap] -= move.count
         return replace(state, heaps=tuple(heaps), turn=1 - seat, last=move)
@@ -145,7 +125,7 @@ class Nim(Game[State, Move]):
             "last": _last_json(state),
         }
 
-    def text(self, view: JSON) -> str:
+    def text(self, view: JSON, tr: Translate) -> str:
         lines = []
         for i, n in enumerate(view["heaps"]):
             last = view["last"]
@@ -162,14 +142,14 @@ class Nim(Game[State, Move]):
         return State(tuple(data["heaps"]), data["max"], data["misere"], data["turn"], last, tuple(data["start"]))
 
     # --- the AI ------------------------------------------------------------------
-    def ai(self, state: State, seat: int, level: str, budget: float, rng: random.Random) -> Move:
+    def ai(self, state: State, seat: int, level: str, limit: Limit, rng: random.Random) -> AIResult[Move]:
         moves = self.legal_moves(state, seat)
         winning = [m for m in moves if mover_loses(self.apply(state, seat, m))]
         # How often each level finds the winning move when there is one.
         skill = {"easy": 0.35, "medium": 0.75, "hard": 1.0}[level]
         if winning and (rng.random() < skill or _obvious(state, winning)):
-            return rng.choice(winning)
-        return _plausible(state, moves, rng)
+            return AIResult(rng.choice(winning), {"work": len(moves), "reason": "win"})
+        return AIResult(_plausible(state, moves, rng), {"work": len(moves)})
 
 
 def _last_json(state: State) -> JSON:

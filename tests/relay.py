@@ -13,7 +13,7 @@ from PIL import Image
 import engines
 import render
 from bot.i18n import catalog
-from engines.base import JSON, Game, Outcome, Refusal, Setup, msg
+from engines.base import JSON, AIResult, Game, Limit, Option, Outcome, Refusal, Translate, msg
 from render.base import RenderContext, png
 from render.text import draw_text
 
@@ -28,12 +28,10 @@ class State:
 class Relay(Game[State, int]):
     name = "relay"
     seat_counts = (3, 4)
-    levels = ("easy",)
+    options = (Option("players", choices=(3, 4), bare=True),)
+    seats_option = "players"
+    levels = {"easy": Limit(1, 1.0)}
     default_level = "easy"
-    ai_budget = {"easy": 0.01}
-
-    def parse_options(self, args: list[str]) -> Setup:
-        return Setup({}, int(args[0]) if args else 3)
 
     def new_state(self, options: dict[str, JSON], seats: int, seed: int) -> State:
         return State(0, 0, seats)
@@ -50,8 +48,6 @@ class Relay(Game[State, int]):
         return [1, 2, 3] if self.to_move(state) == seat else []
 
     def apply(self, state: State, seat: int, move: int) -> State:
-        if self.to_move(state) != seat:
-            raise Refusal("host.not_your_turn")
         return State(state.total + move, (seat + 1) % state.seats, state.seats)
 
     def outcome(self, state: State) -> Outcome | None:
@@ -66,7 +62,7 @@ class Relay(Game[State, int]):
     def view(self, state: State, seat: int | None) -> JSON:
         return {"total": state.total}
 
-    def text(self, view: JSON) -> str:
+    def text(self, view: JSON, tr: Translate) -> str:
         return f"total {view['total']}"
 
     def to_json(self, state: State) -> JSON:
@@ -75,8 +71,8 @@ class Relay(Game[State, int]):
     def from_json(self, data: JSON) -> State:
         return State(*data)
 
-    def ai(self, state: State, seat: int, level: str, budget: float, rng: random.Random) -> int:
-        return min(3, 21 - state.total) if state.total >= 18 else rng.choice([1, 2, 3])
+    def ai(self, state: State, seat: int, level: str, limit: Limit, rng: random.Random) -> AIResult[int]:
+        return AIResult(min(3, 21 - state.total) if state.total >= 18 else rng.choice([1, 2, 3]))
 
 
 def render_relay(view: JSON, ctx: RenderContext) -> bytes:

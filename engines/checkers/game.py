@@ -25,7 +25,7 @@ import random
 import re
 from dataclasses import dataclass, replace
 
-from engines.base import JSON, Game, Msg, Outcome, QueryAnswer, Refusal, Setup, msg
+from engines.base import JSON, AIResult, Game, Limit, Msg, Option, Outcome, QueryAnswer, Refusal, Translate, msg
 from engines.checkers import board as B
 from engines.checkers.rules import check_path, path_to, reach, shortest_path
 
@@ -120,27 +120,18 @@ class Checkers(Game[State, Move]):
     name = "checkers"
     aliases = ("chinesecheckers", "tiaoqi")
     seat_counts = (2, 3, 4, 6)
-    levels = ("easy", "normal", "hard")
+    options = (Option("players", choices=(2, 3, 4, 6), bare=True, spellings={f"{n}p": n for n in (2, 3, 4, 6)},
+                      refusal="checkers.bad_players"),)  # fmt: skip
+    seats_option = "players"
+    # Until the search counts its work, a level is bounded by its seconds (the second field).
+    levels = {"easy": Limit(1, 0.2), "normal": Limit(1, 0.5), "hard": Limit(1, 1.0)}
     default_level = "normal"
-    ai_budget = {"easy": 0.2, "normal": 0.5, "hard": 1.0}
     offers = frozenset({"undo", "restart"})
     queries = ("moves", "path")
     hint_level = "hard"
     move_words = {"jump": ""}  # /jump l4 l8 (/move is the host's)
 
     # --- setting up ---------------------------------------------------------------
-    def parse_options(self, args: list[str]) -> Setup:
-        seats = None
-        for arg in args:
-            word = arg.lower().removesuffix("p")
-            if word.isdigit() and seats is None:
-                seats = int(word)
-                if seats not in self.seat_counts:
-                    raise Refusal("checkers.bad_players", count=seats)
-            else:
-                raise Refusal("checkers.bad_option", option=arg)
-        return Setup({}, seats or 2)
-
     def new_state(self, options: dict[str, JSON], seats: int, seed: int) -> State:
         if seats not in self.seat_counts:
             raise Refusal("checkers.bad_players", count=seats)
@@ -291,7 +282,7 @@ class Checkers(Game[State, Move]):
             "end": state.end,
         }
 
-    def text(self, view: JSON) -> str:
+    def text(self, view: JSON, tr: Translate) -> str:
         """The star in text: one character per half column, so letters line up with the holes."""
         cells = {(B.ROW[h], B.COLUMN[h]): "." if v == "0" else v for h, v in enumerate(view["board"])}
         if view["last"]:
@@ -384,13 +375,13 @@ class Checkers(Game[State, Move]):
         )
 
     # --- the AI ------------------------------------------------------------------
-    def ai(self, state: State, seat: int, level: str, budget: float, rng: random.Random) -> Move:
+    def ai(self, state: State, seat: int, level: str, limit: Limit, rng: random.Random) -> AIResult[Move]:
         from engines.checkers.ai import choose
 
-        start, to = choose(state, seat, level, budget, rng)
+        start, to = choose(state, seat, level, limit.seconds, rng)
         path = shortest_path(state.board, start, to, GOAL[state.seats][seat])
         assert path is not None, "the AI chose an unreachable hole"
-        return Move(path)
+        return AIResult(Move(path))
 
     def with_board(self, state: State, board: dict[str, int], turn: int = 0) -> State:
         """A state with pieces placed by label ({"m9": 0} puts seat 0 on m9), for tests and puzzles."""

@@ -12,7 +12,7 @@ import random
 import re
 from dataclasses import dataclass, replace
 
-from engines.base import JSON, Game, Msg, Outcome, Refusal, Setup, msg
+from engines.base import JSON, AIResult, Game, Limit, Msg, Option, Outcome, Refusal, Translate, msg
 from engines.doudizhu.cards import (
     JACK,
     LABELS,
@@ -171,9 +171,11 @@ class DouDizhu(Game[State, Move]):
     name = "doudizhu"
     aliases = ("ddz",)
     seat_counts = (3,)
-    levels = ("easy", "normal", "hard")
+    options = (Option("mode", choices=(POINTS, CALL), default=POINTS, keys=("bidding",),
+                      spellings={k: v for k, v in MODES.items() if k not in (POINTS, CALL)}),)  # fmt: skip
+    # Until the search counts its work, a level is bounded by its seconds (the second field).
+    levels = {"easy": Limit(1, 0.2), "normal": Limit(1, 0.5), "hard": Limit(1, 1.0)}
     default_level = "normal"
-    ai_budget = {"easy": 0.2, "normal": 0.5, "hard": 1.0}
     # Undo is not offered: taking back a play after the others have shown their answers
     # (and the cards they still hold) would let people search for the best line with
     # knowledge of hidden cards. Restart (everyone agrees) is harmless.
@@ -183,15 +185,6 @@ class DouDizhu(Game[State, Move]):
     move_words = {"bid": "bid", "pass": "pass", "call": "call", "play": ""}
 
     # --- setting up ---------------------------------------------------------------
-    def parse_options(self, args: list[str]) -> Setup:
-        options: dict[str, JSON] = {"mode": POINTS}
-        for arg in args:
-            word = arg.lower().removeprefix("bidding=").removeprefix("mode=")
-            if word not in MODES:
-                raise Refusal("doudizhu.bad_option", option=arg)
-            options["mode"] = MODES[word]
-        return Setup(options, SEATS)
-
     def new_state(self, options: dict[str, JSON], seats: int, seed: int) -> State:
         if seats != SEATS:
             raise Refusal("doudizhu.three_players")
@@ -431,7 +424,7 @@ class DouDizhu(Game[State, Move]):
             view["unseen"] = [n - c for n, c in zip(remaining, counts_of_cards(hand), strict=True)]
         return view
 
-    def text(self, view: JSON) -> str:
+    def text(self, view: JSON, tr: Translate) -> str:
         lines = []
         bottom = " ".join(card_label(c) for c in view["bottom"]) if view["bottom"] else "? ? ?"
         lines.append(f"[{bottom}]  bid {view['bid']}  x{view['multiplier']}")
@@ -448,6 +441,9 @@ class DouDizhu(Game[State, Move]):
         if view.get("hand") is not None:
             lines.append("hand: " + " ".join(card_label(c) for c in sorted(view["hand"], key=_sort_key)))
         return "\n".join(lines)
+
+    def private_lines(self, state: State, seat: int, tr: Translate) -> list[str]:
+        return ["hand: " + " ".join(card_label(c) for c in sorted(state.hands[seat], key=_sort_key))]
 
     # --- storing -----------------------------------------------------------------
     def to_json(self, state: State) -> JSON:
@@ -479,10 +475,10 @@ class DouDizhu(Game[State, Move]):
         )
 
     # --- the AI ------------------------------------------------------------------
-    def ai(self, state: State, seat: int, level: str, budget: float, rng: random.Random) -> Move:
+    def ai(self, state: State, seat: int, level: str, limit: Limit, rng: random.Random) -> AIResult[Move]:
         from engines.doudizhu.ai import choose
 
-        return choose(self.view(state, seat), level, rng, budget)
+        return AIResult(choose(self.view(state, seat), level, rng, limit.seconds))
 
 
 def _sort_key(card: int) -> tuple[int, int]:

@@ -8,11 +8,10 @@ the centre of the 15x15 board; `H8`, `h8` and `8h` all mean h8.
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from engines.base import JSON, Game, Outcome, QueryAnswer, Refusal, Setup, msg
+from engines.base import JSON, AIResult, Game, Limit, Option, Outcome, QueryAnswer, Refusal, Translate, msg
 from engines.gomoku.rules import (
     BLACK,
     EMPTY,
@@ -113,9 +112,14 @@ class Gomoku(Game[State, Point]):
     name = "gomoku"
     aliases = ("gobang", "wuziqi")
     seat_counts = (2,)
-    levels = ("easy", "medium", "hard", "master")
+    options = (
+        Option("size", choices=SIZES, default=15, bare=True, spellings={f"{n}x{n}": n for n in SIZES},
+               refusal="gomoku.bad_size"),
+        Option("rule", choices=RULES, default="freestyle", spellings={"gomoku": "freestyle"}),
+    )  # fmt: skip
+    # Until the search counts its work, a level is bounded by its seconds (the second field).
+    levels = {"easy": Limit(1, 0.2), "medium": Limit(1, 0.4), "hard": Limit(1, 1.0), "master": Limit(1, 3.0)}
     default_level = "medium"
-    ai_budget = {"easy": 0.2, "medium": 0.4, "hard": 1.0, "master": 3.0}
     offers = frozenset({"undo", "draw", "restart"})
     queries = ("board",)
     hint_level = "hard"
@@ -129,23 +133,6 @@ class Gomoku(Game[State, Point]):
         code_tables()
 
     # --- setting up ---------------------------------------------------------------
-    def parse_options(self, args: list[str]) -> Setup:
-        options: dict[str, JSON] = {"size": 15, "rule": "freestyle"}
-        for arg in args:
-            word = arg.lower().strip()
-            if m := re.fullmatch(r"(?:size=)?(\d+)(?:x(\d+))?", word):
-                size = int(m[1])
-                if size not in SIZES or (m[2] and int(m[2]) != size):
-                    raise Refusal("gomoku.bad_size", size=word)
-                options["size"] = size
-            elif (rule := word.removeprefix("rule=")) in RULES:
-                options["rule"] = rule
-            elif word == "gomoku":
-                options["rule"] = "freestyle"
-            else:
-                raise Refusal("gomoku.bad_option", option=arg)
-        return Setup(options, 2)
-
     def new_state(self, options: dict[str, JSON], seats: int, seed: int) -> State:
         size = int(options.get("size") or 15)
         rule = str(options.get("rule") or "freestyle")
@@ -234,7 +221,7 @@ class Gomoku(Game[State, Point]):
             "forbidden": [[p.col, p.row] for p in forbidden_points(state)],
         }
 
-    def text(self, view: JSON) -> str:
+    def text(self, view: JSON, tr: Translate) -> str:
         size = view["size"]
         grid = [["·"] * size for _ in range(size)]
         for i, (c, r) in enumerate(view["moves"]):
@@ -286,10 +273,11 @@ class Gomoku(Game[State, Point]):
         return State(size, data["rule"], tuple(moves), tuple(board), tuple(win))
 
     # --- the AI ------------------------------------------------------------------
-    def ai(self, state: State, seat: int, level: str, budget: float, rng: random.Random) -> Point:
+    def ai(self, state: State, seat: int, level: str, limit: Limit, rng: random.Random) -> AIResult[Point]:
         from engines.gomoku.ai import choose
 
         geo = geometry(state.size)
         stones = [(geo.index(p.col, p.row), BLACK if i % 2 == 0 else WHITE) for i, p in enumerate(state.moves)]
-        p = choose(state.size, state.rule, stones, BLACK if seat == 0 else WHITE, level, budget, rng)
-        return Point(*geo.colrow(p))
+        info: dict = {}
+        p = choose(state.size, state.rule, stones, BLACK if seat == 0 else WHITE, level, limit.seconds, rng, info)
+        return AIResult(Point(*geo.colrow(p)), {"work": info.get("nodes", 0), "depth": info.get("depth", 0)})

@@ -9,6 +9,7 @@ from pathlib import Path
 import engines
 from bot.ai import AIRunner
 from bot.host import Host
+from bot.i18n import Translator
 from bot.model import Event, Reply
 from bot.store import Store
 from render.base import RenderContext
@@ -72,5 +73,5 @@ async def test_no_channel_reply_ever_carries_a_players_cards(tmp_path: Path) -> 
 
 
 def _hand_line(game, state, seat: int) -> str:
-    lines = [line for line in game.text(game.view(state, seat)).splitlines() if line.startswith("hand:")]
+    lines = [line for line in game.private_lines(state, seat, Translator()) if line.startswith("hand:")]
     return lines[0] if lines else "\x00"

@@ -137,7 +137,7 @@ def checkers_player(moves: list[str], rng: random.Random, session, seat: int) ->
     """A person who plays like the seed's computer: the piece that goes farthest toward home."""
     game = engines.get("checkers")
     state = game.from_json(session.state)
-    return game.move_text(state, game.ai(state, seat, "easy", 0.2, rng))
+    return game.move_text(state, game.ai(state, seat, "easy", game.levels["easy"], rng).move)
 
 
 @pytest.mark.parametrize(("seats", "people"), [(2, 1), (3, 2), (4, 2), (6, 3)])
@@ -157,7 +157,7 @@ def gomoku_player(moves: list[str], rng: random.Random, session, seat: int) -> s
     """A person of modest strength: plays what the easy bot would."""
     game = engines.get("gomoku")
     state = game.from_json(session.state)
-    return game.move_text(state, game.ai(state, seat, "easy", 0.2, rng))
+    return game.move_text(state, game.ai(state, seat, "easy", game.levels["easy"], rng).move)
 
 
 @pytest.mark.parametrize("level", ["easy", "medium", "hard", "master"])

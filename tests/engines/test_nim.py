@@ -71,17 +71,17 @@ def test_refusals_say_why() -> None:
     assert refusal(state, 0, "7 1") == "nim.no_such_heap"
     assert refusal(state, 0, "1 3") == "nim.over_max"
     assert refusal(state, 0, "1 0") == "nim.take_at_least_one"
-    assert refusal(state, 1, "1 1") == "host.not_your_turn"
     assert refusal(state, 0, "take some") == "nim.how_to_move"
     assert refusal(start("3", "4"), 0, "1 4") == "nim.not_enough"
     emptied = NIM.apply(start("1", "4"), 0, Move(0, 1))
     assert refusal(emptied, 1, "1 1") == "nim.heap_empty"
 
 
-def test_apply_refuses_illegal_moves_and_leaves_the_state_alone() -> None:
+def test_parse_move_owns_legality_and_apply_leaves_the_state_alone() -> None:
     state = start("3", "4")
     with pytest.raises(Refusal):
-        NIM.apply(state, 0, Move(0, 4))
+        NIM.parse_move(state, 0, "1 4")
+    NIM.apply(state, 0, NIM.parse_move(state, 0, "1 3"))
     assert state.heaps == (3, 4)
 
 
@@ -139,7 +139,7 @@ def test_hard_ai_is_perfect_on_every_position_of_four_heaps_up_to_seven(max_take
             continue
         state = State(heaps, max_take, misere, 0)
         assert mover_loses(state) == loses(heaps), heaps
-        move = NIM.ai(state, 0, "hard", 0.1, rng)
+        move = NIM.ai(state, 0, "hard", NIM.levels["hard"], rng).move
         after = NIM.apply(state, 0, move)
         if not loses(heaps):
             assert loses(after.heaps), (heaps, move)
@@ -157,13 +157,13 @@ def test_theory_holds_on_bigger_positions_too() -> None:
 def test_seed_game_100_stones_take_1_to_10() -> None:
     """The seed's subtraction game: the first player wins by leaving a multiple of 11."""
     state = start("100", "max=10")
-    move = NIM.ai(state, 0, "hard", 0.1, random.Random(1))
+    move = NIM.ai(state, 0, "hard", NIM.levels["hard"], random.Random(1)).move
     assert move == Move(0, 1)
 
 
 def test_in_a_lost_position_the_ai_does_not_always_take_one_stone() -> None:
     state = start("4", "4", "6", "6")  # nim-sum 0: the mover loses
-    counts = {NIM.ai(state, 0, "hard", 0.1, random.Random(s)).count for s in range(50)}
+    counts = {NIM.ai(state, 0, "hard", NIM.levels["hard"], random.Random(s)).move.count for s in range(50)}
     assert counts - {1}
 
 
@@ -172,7 +172,8 @@ def test_weaker_levels_make_human_mistakes(level: str, low: float, high: float) 
     state = start("3", "5", "7", "9")  # a won position with few winning moves
     loses = solve(None, False)
     rng = random.Random(5)
-    found = sum(loses(NIM.apply(state, 0, NIM.ai(state, 0, level, 0.1, rng)).heaps) for _ in range(400)) / 400
+    found = sum(loses(NIM.apply(state, 0, NIM.ai(state, 0, level, NIM.levels[level], rng).move).heaps)
+                for _ in range(400)) / 400  # fmt: skip
     assert low < found < high
 
 

@@ -40,7 +40,7 @@ def played(seats: int, plies: int, seed: int = 1):
     state = G.new_state({}, seats, seed)
     for _ in range(plies):
         seat = G.to_move(state)
-        state = G.apply(state, seat, G.ai(state, seat, "easy", 0.1, rng))
+        state = G.apply(state, seat, G.ai(state, seat, "easy", G.levels["easy"], rng).move)
     return state
 
 

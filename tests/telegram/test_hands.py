@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 import engines
+from bot.i18n import Translator
 from tests.telegram.conftest import GROUP, World, session
 
 LINK = f"https://t.me/gamehost_bot?start=hand_{GROUP}"
@@ -27,7 +28,7 @@ def link_posts(world: World) -> list[Any]:
 def hand_line(world: World, game: Any, seat: int) -> str:
     game_ = world.table.host.games["doudizhu"]
     state = game_.from_json(game.state)
-    return next(line for line in game_.text(game_.view(state, seat)).splitlines() if line.startswith("hand:"))
+    return next(line for line in game_.private_lines(state, seat, Translator()) if line.startswith("hand:"))
 
 
 async def choose(world: World, user: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
