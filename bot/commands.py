@@ -8,6 +8,7 @@ this parser. It never raises: anything it cannot read is a `ParseError`.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from engines.base import Msg, msg
@@ -15,14 +16,6 @@ from engines.base import Msg, msg
 MAX_TEXT = 1000  # longer text is not a command anyone typed
 MAX_ARGS = 40
 
-# Commands scoped to one game: /nim start, /gomoku challenge @bob, /ddz solo hard.
-GAME_ACTIONS = ("start", "challenge", "solo", "rules", "leaderboard")
-# Commands about the channel's session or the bot itself.
-HOST_COMMANDS = (
-    "help", "rules", "join", "accept", "decline", "go", "move", "undo", "draw", "restart", "resign",
-    "board", "hint", "hand", "record", "stats", "leaderboard", "cancel", "rematch", "back", "hints",
-    "games", "replay",
-)  # fmt: skip
 MENTION = re.compile(r"^(@[\w.]{1,64}|<@!?\d{1,25}>)$")
 
 
@@ -40,8 +33,11 @@ class ParseError:
     reason: Msg
 
 
-def parse(text: str, games: dict[str, str], bot_name: str | None = None) -> Command | ParseError | None:
-    """Read a command. `games` maps every game name and alias to the game's name.
+def parse(
+    text: str, games: dict[str, str], actions: Collection[str], bot_name: str | None = None
+) -> Command | ParseError | None:
+    """Read a command. `games` maps every game name and alias to the game's name; `actions` are
+    the words a game's command may take first (`start`, `solo`; the command table's).
 
     None: the text is not a command at all (ordinary chat).
     """
@@ -63,7 +59,7 @@ def parse(text: str, games: dict[str, str], bot_name: str | None = None) -> Comm
     mentions = tuple(a for a in args if MENTION.match(a))
     if word in games:
         action = args[0].lower() if args else "start"
-        if action in GAME_ACTIONS:
+        if action in actions:
             args = args[1:]
         else:
             action = "start"  # "/nim 3 4 5" starts a game too

@@ -49,6 +49,7 @@ class Reply:
     text_board: str | None = None  # the board as text, for the console
     mentions: tuple[str, ...] = ()  # user ids to ping (the player to move)
     session: int | None = None
+    names: Mapping[str, str] = field(default_factory=dict)  # display names of `mentions` and `to`, by user id
 
     @property
     def private(self) -> bool:

@@ -12,13 +12,16 @@ import asyncio
 import contextlib
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import Any
 
 import aiosqlite
 
-ACTIVE = ("lobby", "playing")
+from bot.session import Change, ChannelBusy, Conflict, MoveRow, Offer, Seat, Session, SessionStatus
+from engines.base import Outcome
+
+__all__ = ["MIGRATIONS", "ChannelBusy", "Conflict", "Store"]
 
 # Each entry upgrades the schema by one version (PRAGMA user_version). Append only.
 MIGRATIONS: list[str] = [
@@ -87,94 +90,11 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (channel, key)
     );
     """,
+    # 2: the adapters' notes are named <platform>.<key>.
+    """
+    UPDATE channel_settings SET key='telegram.board' WHERE key='telegram_board';
+    """,
 ]
-
-
-@dataclass
-class Seat:
-    seat: int
-    user_id: str | None = None  # None: an AI seat, or an open seat in a lobby
-    name: str = ""
-    handle: str | None = None
-    ai_level: str | None = None  # set: the AI plays this seat
-    away: bool = False  # its player let the timer run out; the AI plays until /back
-    accepted: bool = True  # False: an invited player who has not accepted yet
-
-    @property
-    def is_open(self) -> bool:
-        """Free for anyone to /join (an invited player's seat is not)."""
-        return self.user_id is None and self.ai_level is None and self.accepted
-
-    @property
-    def played_by_ai(self) -> bool:
-        return self.ai_level is not None or self.away
-
-
-@dataclass
-class Session:
-    channel: str
-    game: str
-    status: str
-    options: dict[str, Any]
-    seed: int
-    seats: list[Seat]
-    starter: str
-    turn_seconds: int
-    created_at: float
-    updated_at: float
-    state: Any = None
-    version: int = 0
-    deadline: float | None = None
-    offer: dict[str, Any] | None = None
-    outcome: dict[str, Any] | None = None
-    ply: int = 0
-    id: int | None = None
-    # The seats as last read or written, so a save rewrites them only when they changed.
-    saved_seats: list[Seat] = field(default_factory=list, repr=False, compare=False)
-
-    def seat_of(self, user_id: str) -> Seat | None:
-        return next((s for s in self.seats if s.user_id == user_id), None)
-
-    @property
-    def humans(self) -> list[Seat]:
-        return [s for s in self.seats if s.user_id is not None]
-
-
-@dataclass(frozen=True)
-class MoveRow:
-    ply: int
-    seat: int
-    move: str
-    by_ai: bool
-    state_before: Any
-    at: float
-
-
-@dataclass(frozen=True)
-class Result:
-    seat: int
-    user_id: str
-    name: str
-    rank: int
-    result: str  # win / loss / draw
-    score: float | None = None
-
-
-@dataclass
-class Change:
-    """What one write does besides saving the session row and its seats."""
-
-    move: MoveRow | None = None
-    drop_moves_from: int | None = None  # undo / restart: forget moves from this ply on
-    results: Sequence[Result] = field(default_factory=tuple)
-
-
-class ChannelBusy(Exception):
-    """The channel already has an active session."""
-
-
-class Conflict(Exception):
-    """The session changed since it was read (another process wrote it)."""
 
 
 class Store:
@@ -222,9 +142,9 @@ class Store:
                     "INSERT INTO sessions (channel, game, status, options, seed, state, version, starter,"
                     " turn_seconds, deadline, offer, outcome, ply, created_at, updated_at)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (session.channel, session.game, session.status, json.dumps(session.options), session.seed,
+                    (session.channel, session.game, str(session.status), json.dumps(session.options), session.seed,
                      _dump(session.state), session.version, session.starter, session.turn_seconds,
-                     session.deadline, _dump(session.offer), _dump(session.outcome), session.ply,
+                     session.deadline, *_offer_outcome(session), session.ply,
                      session.created_at, session.updated_at),
                 )  # fmt: skip
                 session.id = cursor.lastrowid
@@ -241,8 +161,8 @@ class Store:
             cursor = await self.db.execute(
                 "UPDATE sessions SET status=?, options=?, seed=?, state=?, version=?, deadline=?, offer=?,"
                 " outcome=?, ply=?, updated_at=? WHERE id=? AND version=?",
-                (session.status, json.dumps(session.options), session.seed, _dump(session.state),
-                 session.version + 1, session.deadline, _dump(session.offer), _dump(session.outcome),
+                (str(session.status), json.dumps(session.options), session.seed, _dump(session.state),
+                 session.version + 1, session.deadline, *_offer_outcome(session),
                  session.ply, session.updated_at, session.id, session.version),
             )  # fmt: skip
             if cursor.rowcount != 1:
@@ -403,11 +323,16 @@ def _load(text: str | None) -> Any:
     return None if text is None else json.loads(text)
 
 
+def _offer_outcome(session: Session) -> tuple[str | None, str | None]:
+    offer, outcome = session.offer, session.outcome
+    return _dump(offer.to_json() if offer else None), _dump(outcome.to_json() if outcome else None)
+
+
 def _session(row: aiosqlite.Row, seats: list[Seat]) -> Session:
     return Session(
-        id=row["id"], channel=row["channel"], game=row["game"], status=row["status"],
+        id=row["id"], channel=row["channel"], game=row["game"], status=SessionStatus(row["status"]),
         options=json.loads(row["options"]), seed=row["seed"], seats=seats, starter=row["starter"],
         turn_seconds=row["turn_seconds"], created_at=row["created_at"], updated_at=row["updated_at"],
-        state=_load(row["state"]), version=row["version"], deadline=row["deadline"], offer=_load(row["offer"]),
-        outcome=_load(row["outcome"]), ply=row["ply"],
+        state=_load(row["state"]), version=row["version"], deadline=row["deadline"],
+        offer=Offer.from_json(_load(row["offer"])), outcome=Outcome.from_json(_load(row["outcome"])), ply=row["ply"],
     )  # fmt: skip

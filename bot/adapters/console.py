@@ -53,7 +53,7 @@ class Console:
     async def run(self, lines: AsyncIterator[str] | None = None) -> None:
         tr = self.host.tr
         self.write(tr(t("console.welcome", name=self.user.name, images=str(self.images))))
-        if await self.host.store.active(CHANNEL) is not None:
+        if await self.host.has_game(CHANNEL):
             self.write(tr(t("console.resumed")))
             await self.say("/board")
         self.write(self.prompt)

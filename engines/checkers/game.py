@@ -134,7 +134,7 @@ class Checkers(Game[State, Move]):
     # --- setting up ---------------------------------------------------------------
     def new_state(self, options: dict[str, JSON], seats: int, seed: int) -> State:
         if seats not in self.seat_counts:
-            raise Refusal("checkers.bad_players", count=seats)
+            raise Refusal("checkers.bad_players", value=seats)
         board = start_board(seats)
         best = tuple(distance(board, seats, s) for s in range(seats))
         return State(seats, board, 0, (0,) * seats, best)

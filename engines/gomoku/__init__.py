@@ -137,7 +137,7 @@ class Gomoku(Game[State, Point]):
         size = int(options.get("size") or 15)
         rule = str(options.get("rule") or "freestyle")
         if size not in SIZES:
-            raise Refusal("gomoku.bad_size", size=str(size))
+            raise Refusal("gomoku.bad_size", value=str(size))
         if rule not in RULES:
             raise Refusal("gomoku.bad_option", option=rule)
         return State(size, rule, (), (EMPTY,) * (size * size))

@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.commands import Command, ParseError, parse
+from bot.commands import Command, ParseError
+from bot.table import parse
 
 GAMES = {"nim": "nim", "gomoku": "gomoku", "ddz": "doudizhu", "doudizhu": "doudizhu"}
 

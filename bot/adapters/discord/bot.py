@@ -27,8 +27,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
-import json
 import logging
 import re
 from collections import defaultdict
@@ -41,23 +39,16 @@ from discord import app_commands
 from discord.gateway import DiscordWebSocket
 
 from bot.adapters.discord.commands import Commands
+from bot.adapters.discord.messages import Buttons, attached, chunks, defer, edit, followup
 from bot.host import Host
 from bot.i18n import t
 from bot.model import DISCORD, Event, Reply, User
 
 log = logging.getLogger(__name__)
 
-MAX_CONTENT = 2000  # characters in one message
 FRESH_INTERACTION = 14 * 60.0  # interaction tokens answer follow-ups for 15 minutes
-SETTING = "discord.messages"  # channel setting: the board and button messages to tidy up
-BUTTON_STYLES = {
-    "accept": discord.ButtonStyle.success,
-    "join": discord.ButtonStyle.success,
-    "go": discord.ButtonStyle.primary,
-    "rematch": discord.ButtonStyle.primary,
-    "move": discord.ButtonStyle.primary,
-    "decline": discord.ButtonStyle.danger,
-}
+MESSAGES = "messages"  # the host's note of a channel's board and button messages, to tidy up
+
 
 
 def use_endpoints(api: str | None, gateway: str | None) -> None:
@@ -85,36 +76,6 @@ def snowflake(user_id: str) -> int | None:
     return int(number) if platform == DISCORD and number.isdigit() else None
 
 
-class _Buttons(discord.ui.View):
-    """Buttons that only carry custom ids: never stored in discord.py's view store, because
-    clicks are read from the raw interactions (which also works after a restart)."""
-
-    def __init__(self, reply: Reply) -> None:
-        super().__init__(timeout=None)
-        for i, button in enumerate(reply.buttons[:25]):
-            style = BUTTON_STYLES.get(button.command.lstrip("/").split()[0], discord.ButtonStyle.secondary)
-            self.add_item(discord.ui.Button(label=button.label[:80], custom_id=button.id, style=style, row=i // 5))
-
-    def is_dispatchable(self) -> bool:
-        return False
-
-
-def _chunks(text: str) -> list[str]:
-    """Text cut into message-sized pieces at line ends where possible."""
-    pieces: list[str] = []
-    while len(text) > MAX_CONTENT:
-        cut = text.rfind("\n", 0, MAX_CONTENT)
-        cut = cut if cut > 0 else MAX_CONTENT
-        pieces.append(text[:cut])
-        text = text[cut:].lstrip("\n")
-    pieces.append(text)
-    return pieces
-
-
-def _file(reply: Reply) -> discord.File | None:
-    return discord.File(io.BytesIO(reply.image), filename=reply.image_name) if reply.image is not None else None
-
-
 class DiscordBot:
     def __init__(
         self,
@@ -129,6 +90,7 @@ class DiscordBot:
         **client_options: Any,
     ) -> None:
         self.host = host
+        self.notes = host.notes(DISCORD)
         self.token = token
         self.guilds = list(guilds)
         self.api, self.gateway = api, gateway
@@ -201,7 +163,7 @@ class DiscordBot:
 
     # --- interactions in ------------------------------------------------------------------
     async def _command(self, interaction: discord.Interaction, text: str, mentioned: dict[str, Any]) -> None:
-        if not await _defer(interaction, thinking=True):
+        if not await defer(interaction, thinking=True):
             return
         mentions = {token: user_of(u) for token, u in mentioned.items()}
         await self._answer(interaction, Event(channel_key(interaction.channel_id or 0), self._user(interaction),
@@ -213,7 +175,7 @@ class DiscordBot:
             return  # slash commands and their autocompletion go through the command tree
         data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
         custom_id = str(data.get("custom_id", ""))
-        if not await _defer(interaction, thinking=False):
+        if not await defer(interaction, thinking=False):
             return
         event = Event(channel_key(interaction.channel_id or 0), self._user(interaction), button=custom_id)
         await self._answer(interaction, event, command=False)
@@ -296,14 +258,14 @@ class DiscordBot:
         text = f"{text} {reply.text}" if text else reply.text
         allowed = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
                                           users=[discord.Object(uid) for uid in pings])  # fmt: skip
-        *before, last = _chunks(text)
+        *before, last = chunks(text)
         for piece in before:
             await target.send(piece, allowed_mentions=allowed)
         extra: dict[str, Any] = {}
-        if (file := _file(reply)) is not None:
+        if (file := attached(reply)) is not None:
             extra["file"] = file
         if reply.buttons:
-            extra["view"] = _Buttons(reply)
+            extra["view"] = Buttons(reply)
         message = await target.send(last or None, allowed_mentions=allowed, **extra)
         await self._tidy(channel, target, reply, message)
         return message
@@ -319,21 +281,20 @@ class DiscordBot:
             old_board, old_buttons = known.get("board"), known.get("buttons", [])
             known = {"board": message.id, "buttons": [message.id] if reply.buttons else []}
             self._messages[channel] = known
-            await self.host.store.set_setting(channel, SETTING, json.dumps(known))
+            await self.notes.put(channel, MESSAGES, known)
             if old_board is not None:
-                await _edit(target, old_board, attachments=[], view=None)
+                await edit(target, old_board, attachments=[], view=None)
             for old in old_buttons:
                 if old != old_board:
-                    await _edit(target, old, view=None)
+                    await edit(target, old, view=None)
         else:
             known.setdefault("buttons", []).append(message.id)
             known["buttons"] = known["buttons"][-10:]
-            await self.host.store.set_setting(channel, SETTING, json.dumps(known))
+            await self.notes.put(channel, MESSAGES, known)
 
     async def _known(self, channel: str) -> dict[str, Any]:
         if channel not in self._messages:
-            saved = await self.host.store.setting(channel, SETTING)
-            self._messages[channel] = json.loads(saved) if saved else {}
+            self._messages[channel] = await self.notes.get(channel, MESSAGES) or {}
         return self._messages[channel]
 
 
@@ -364,18 +325,18 @@ class _Answer:
     async def privately(self, reply: Reply) -> None:
         if self.thinking:
             self.thinking = False
-            text, *more = _chunks(reply.text)
-            file = _file(reply)
+            text, *more = chunks(reply.text)
+            file = attached(reply)
             await self.interaction.edit_original_response(
                 content=text or None, attachments=[file] if file else [],
-                view=_Buttons(reply) if reply.buttons and not more else None,
+                view=Buttons(reply) if reply.buttons and not more else None,
                 allowed_mentions=discord.AllowedMentions.none(),
             )  # fmt: skip
             for i, piece in enumerate(more):
                 last = i == len(more) - 1
-                await _followup(self.interaction, Reply(piece, buttons=reply.buttons if last else ()))
+                await followup(self.interaction, Reply(piece, buttons=reply.buttons if last else ()))
         else:
-            await _followup(self.interaction, reply)
+            await followup(self.interaction, reply)
 
     async def finish(self) -> None:
         if self.thinking:
@@ -384,44 +345,8 @@ class _Answer:
                 await self.interaction.delete_original_response()
 
 
-async def _followup(interaction: discord.Interaction, reply: Reply) -> None:
-    """An ephemeral message to the user of `interaction`."""
-    if not (reply.text or reply.image):
-        return
-    *before, last = _chunks(reply.text)
-    for piece in before:
-        await interaction.followup.send(piece, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
-    extra: dict[str, Any] = {}
-    if (file := _file(reply)) is not None:
-        extra["file"] = file
-    if reply.buttons:
-        extra["view"] = _Buttons(reply)
-    await interaction.followup.send(last or "", ephemeral=True, allowed_mentions=discord.AllowedMentions.none(),
-                                    **extra)  # fmt: skip
-
-
 def _log_end(task: asyncio.Task[None]) -> None:
     if not task.cancelled() and (error := task.exception()) is not None:
         log.error("the Discord connection ended: %r", error, exc_info=error)
 
 
-async def _defer(interaction: discord.Interaction, *, thinking: bool) -> bool:
-    """Acknowledge at once. A command shows its user an ephemeral "thinking…"; a click shows nothing."""
-    try:
-        if thinking:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        else:
-            await interaction.response.defer()
-    except discord.HTTPException:
-        log.warning("could not acknowledge interaction %s in time", interaction.id)
-        return False
-    return True
-
-
-async def _edit(target: discord.PartialMessageable, message_id: int, **changes: Any) -> None:
-    try:
-        await target.get_partial_message(message_id).edit(**changes)
-    except discord.NotFound:
-        pass  # deleted by someone: nothing to tidy
-    except discord.HTTPException:
-        log.info("could not tidy message %s", message_id)

@@ -2,9 +2,9 @@
 
 Each command only turns its options back into the text a user would have typed
 ("/nim start 3 4 5 max=3", "/gomoku challenge <@123>") and hands it to `Run`;
-the host's one parser reads it. The option tables below are presentation: they
-say which words a game's `parse_options` reads, so Discord can offer choices
-(tests/discord/test_commands.py checks every choice against the engine).
+the host's one parser reads it. Everything here is built from declarations: the
+host's command table (`bot.table`) and each game's `options`, so a new game or
+command needs nothing in this file.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any, Optional
 import discord
 from discord import app_commands
 
-from bot.commands import HOST_COMMANDS
+from bot import table
 from bot.i18n import Translator, t
 from engines.base import Game, Msg
 
@@ -43,28 +43,25 @@ class Option:
 
 
 def game_options(game: Game) -> list[Option]:
-    """The options of `/<game> start|challenge|solo` beyond the people, level and timer."""
-    if game.name == "nim":
-        return [
-            Option("heaps", str, t("discord.opt_nim_heaps")),
-            Option("max", app_commands.Range[int, 1, 100], t("discord.opt_nim_max"), words=lambda v: f"max={v}"),
-            Option("misere", bool, t("discord.opt_nim_misere"), words=lambda v: "misere" if v else "normal"),
-        ]
-    if game.name == "gomoku":
-        return [
-            Option("size", int, t("discord.opt_gomoku_size"),
-                   choices=tuple((t("discord.size", size=s), s) for s in (15, 19))),
-            Option("rule", str, t("discord.opt_gomoku_rule"),
-                   choices=tuple((t(f"gomoku.rule_{r}"), r) for r in ("freestyle", "standard", "renju"))),
-        ]  # fmt: skip
-    if game.name == "doudizhu":
-        return [Option("mode", str, t("discord.opt_doudizhu_mode"),
-                       choices=tuple((t(f"discord.doudizhu_mode_{m}"), m) for m in ("points", "call")))]  # fmt: skip
-    if game.name == "checkers":
-        return [Option("players", int, t("discord.opt_checkers_players"),
-                       choices=tuple((t("discord.players", count=n), n) for n in game.seat_counts))]  # fmt: skip
-    # A game without a table here still gets every option, typed as on other platforms.
-    return [Option("options", str, t("discord.opt_options", game=game.name))]
+    """The options of `/<game> start|challenge|solo` beyond the people, level and timer, as the
+    game declares them (`Game.options`)."""
+    found = []
+    for o in game.options:
+        about = t(f"{game.name}.option_{o.name}")
+
+        def named(value: Any, name: str = o.name) -> str:
+            return f"{name}={value}"
+
+        if o.flag:
+            found.append(Option(o.name, bool, about, words=lambda v, name=o.name: f"{name}={'on' if v else 'off'}"))
+        elif o.many:
+            found.append(Option(o.name, str, about))  # typed as it is: "3 4 5"
+        elif o.choices:
+            labels = tuple((t(f"{game.name}.option_{o.name}_{c}"), c) for c in o.choices)
+            found.append(Option(o.name, int if o.numeric else str, about, choices=labels, words=named))
+        else:
+            found.append(Option(o.name, app_commands.Range[int, o.low, o.high], about, words=named))
+    return found
 
 
 class Commands:
@@ -89,47 +86,47 @@ class Commands:
     # --- /<game> start|challenge|solo|rules|leaderboard -----------------------------------
     def _game_group(self, game: Game) -> app_commands.Group:
         title = t(f"{game.name}.title")
-        group = app_commands.Group(name=game.name, description=self._say(t("discord.game", game=title)))
-        timer = Option("timer", str, t("discord.opt_timer"), suggest=self._suggest_timer,
+        group = app_commands.Group(name=game.name, description=self._say(t("commands.game", game=title)))
+        timer = Option("timer", str, t("commands.game_timer"), suggest=self._suggest_timer,
                        words=lambda v: f"timer={v.strip()}" if v.strip() else "")  # fmt: skip
         extra = game_options(game)
-        people = [Option("user", discord.User, t("discord.opt_user"), required=True)]
+        people = [Option("user", discord.User, t("commands.game_user"), required=True)]
         more = range(2, max(game.seat_counts))
-        people += [Option(f"user{i}", discord.User, t("discord.opt_more_user")) for i in more]
-        level = Option("level", str, t("discord.opt_level"), choices=tuple((lv, lv) for lv in game.levels))
-        actions: list[tuple[str, Msg, list[Option]]] = [
-            ("start", t("discord.start", game=title), [*extra, timer]),
-            ("challenge", t("discord.challenge", game=title), [*people, *extra, timer]),
-            ("solo", t("discord.solo", game=title), [level, *extra, timer]),
-            ("rules", t("discord.game_rules", game=title), []),
-            ("leaderboard", t("discord.game_leaderboard", game=title), []),
-        ]
-        for action, about, options in actions:
-            group.add_command(self._command(action, about, options, (game.name, action), parent=group))
+        people += [Option(f"user{i}", discord.User, t("commands.game_more_user")) for i in more]
+        level = Option("level", str, t("commands.game_level"), choices=tuple((lv, lv) for lv in game.levels))
+        # What each action of the table takes beyond its own words.
+        takes = {"start": [*extra, timer], "challenge": [*people, *extra, timer], "solo": [level, *extra, timer]}
+        for action in table.GAME_ACTIONS:
+            about = t(f"commands.game_{action}", game=title)
+            group.add_command(self._command(action, about, takes.get(action, []), (game.name, action), parent=group))
         return group
 
     # --- the session's and the bot's commands -------------------------------------------
     def _host_commands(self) -> list[app_commands.Command[Any, ..., Any]]:
-        game_choices = tuple((t(f"{name}.title"), name) for name in self.games)
-        plain = ["undo", "resign", "hint", "hand", "draw", "restart", "record", "join", "accept", "decline", "go",
-                 "cancel", "rematch", "back", "help", "games"]  # fmt: skip
-        specs: list[tuple[str, list[Option]]] = [(name, []) for name in plain]
-        specs += [
-            ("move", [Option("move", str, t("discord.opt_move"), required=True, suggest=self._moves(""))]),
-            ("board", [Option("show", str, t("discord.opt_board"))]),
-            ("replay", [Option("move", app_commands.Range[int, 0, 100_000], t("discord.opt_replay"))]),
-            ("stats", [Option("user", discord.User, t("discord.opt_stats_user"))]),
-            ("leaderboard", [Option("game", str, t("discord.opt_game"), choices=game_choices)]),
-            ("rules", [Option("game", str, t("discord.opt_game"), choices=game_choices)]),
-            ("hints", [Option("state", str, t("discord.opt_hints"), required=True,
-                              choices=((t("discord.hints_on"), "on"), (t("discord.hints_off"), "off")))]),
-        ]  # fmt: skip
-        return [self._command(name, t(f"discord.{name}"), options, (name,)) for name, options in specs]
+        return [self._command(name, t(f"commands.{name}"), [self._option(name, arg) for arg in spec.args], (name,))
+                for name, spec in table.HOST_COMMANDS.items()]  # fmt: skip
+
+    def _option(self, command: str, arg: table.Arg) -> Option:
+        """A slash option for one argument of a host command."""
+        about = t(f"commands.{command}_{arg.name}")
+        if arg.kind == "move":
+            return Option(arg.name, str, about, required=arg.required, suggest=self._moves(""))
+        if arg.kind == "number":
+            return Option(arg.name, app_commands.Range[int, 0, arg.high], about, required=arg.required)
+        if arg.kind == "user":
+            return Option(arg.name, discord.User, about, required=arg.required)
+        if arg.kind == "game":
+            choices = tuple((t(f"{name}.title"), name) for name in self.games)
+            return Option(arg.name, str, about, required=arg.required, choices=choices)
+        if arg.kind == "choice":
+            labels = tuple((t(f"commands.{command}_{arg.name}_{c}"), c) for c in arg.choices)
+            return Option(arg.name, str, about, required=arg.required, choices=labels)
+        return Option(arg.name, str, about, required=arg.required)
 
     def _game_words(self) -> list[app_commands.Command[Any, ..., Any]]:
         """The words a game adds (/take, /bid, /pass, /moves): one command each, shared by the games
         that use the same word."""
-        taken = set(HOST_COMMANDS) | set(self.games)
+        taken = set(table.HOST_COMMANDS) | set(self.games)
         words: dict[str, tuple[list[str], str | None]] = {}  # word -> (game titles, move prefix or None)
         for game in self.games.values():
             title = self._say(t(f"{game.name}.title"))
@@ -142,10 +139,10 @@ class Commands:
                     words.setdefault(word, ([], None))[0].append(title)
         commands = []
         for word, (titles, prefix) in words.items():
-            key = "discord.word" if prefix is not None else "discord.word_query"
+            key = "commands.move_word" if prefix is not None else "commands.query_word"
             about = t(key, word=word, games=", ".join(titles))
             suggest = self._moves(prefix) if prefix is not None else None
-            option = Option("args", str, t("discord.opt_word", word=word), suggest=suggest)
+            option = Option("args", str, t("commands.word_args", word=word), suggest=suggest)
             commands.append(self._command(word, about, [option], (word,)))
         return commands
 

@@ -11,25 +11,21 @@ active Telegram game with hidden hands.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 from telegram import InlineQuery, InlineQueryResultArticle, InlineQueryResultsButton, InputTextMessageContent
 from telegram.error import TelegramError
 
-from bot.i18n import t
+from bot.host import Host
+from bot.i18n import Translator, t
 from bot.model import TELEGRAM
-
-if TYPE_CHECKING:
-    from bot.adapters.telegram.adapter import Telegram
 
 log = logging.getLogger(__name__)
 PAGE = 49  # Telegram takes at most 50 results per answer; the first page also has the hand
 
 
-async def answer_inline(tg: Telegram, query: InlineQuery) -> None:
-    tr = tg.tr
+async def answer_inline(host: Host, tr: Translator, query: InlineQuery) -> None:
     user_id = f"{TELEGRAM}:{query.from_user.id}"
-    found = await tg.host.hidden_hand(user_id, TELEGRAM)
+    found = await host.hidden_hand(user_id, TELEGRAM)
     try:
         if found is None:
             button = InlineQueryResultsButton(tr(t("telegram.inline_no_game")), start_parameter="help")

@@ -1,0 +1,285 @@
+"""Replies out to Telegram: how each `Reply` becomes sendPhoto / sendMessage /
+editMessageMedia / answerCallbackQuery, and Telegram's own degradations: ephemeral
+refusals of button presses become callback alerts, private hands go to the player's
+private chat (or a deep-link button when they never opened it, never the group), the
+board is one message edited in place with a short ping for the player to move."""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import logging
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+from telegram import (
+    CallbackQuery,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputFile,
+    InputMediaPhoto,
+    Message,
+    ReplyParameters,
+)
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.ext import Application
+
+from bot.host import Notes
+from bot.i18n import Translator, t
+from bot.model import TELEGRAM, Button, Reply
+
+log = logging.getLogger(__name__)
+
+CAPTION_MAX, TEXT_MAX, ALERT_MAX = 1024, 4096, 200
+BUTTONS_PER_ROW = 3
+
+BOARD_NOTE = "board"  # the host's note of a chat's table message
+
+
+@dataclass
+class BoardMessage:
+    """The table message of a chat's session, edited in place move after move."""
+
+    session: int
+    message_id: int
+    pinged: str | None = None  # the user id last told it is their move
+    ping_id: int | None = None  # that short message, deleted when the next one is sent
+
+
+@dataclass
+class Origin:
+    """Where the replies to one event go, and how."""
+
+    chat_id: int
+    user_id: int | None = None
+    message_id: int | None = None  # the command message: ephemeral answers reply to it
+    query: CallbackQuery | None = None  # a button press, answered exactly once
+    answered: bool = False
+    fresh_board: bool = False  # a typed /board: post the board anew instead of editing it
+    private_chat: int | None = None  # a /start deep link: every reply goes to this private chat
+    skip: set[int] = field(default_factory=set)  # replies already shown (as the callback's alert)
+
+
+class Sender:
+    """Sends one event's replies (or unasked-for ones) to Telegram."""
+
+    def __init__(self, app: Application, tr: Translator, notes: Notes) -> None:
+        self.app = app
+        self.tr = tr
+        self.notes = notes
+        self.username = ""  # the bot's, known once started
+        self.boards: dict[int, BoardMessage | None] = {}  # chat id -> its table message (None: none yet)
+        self.threads: dict[int, int] = {}  # forum chat id -> the topic the game is played in
+        self.names: dict[str, str] = {}  # user id -> display name, from updates
+        self.nudged: set[tuple[int | None, str]] = set()  # (session, user) told to open the bot
+
+    async def send(self, origin: Origin, replies: list[Reply]) -> None:
+        query = origin.query
+        if query is not None and not origin.answered:
+            # A refusal of a press is the press's own alert; otherwise stop the spinner now.
+            alert = next((i for i, r in enumerate(replies) if r.ephemeral and r.to is None and r.image is None
+                          and not r.buttons and r.text), None)  # fmt: skip
+            if alert is not None:
+                origin.skip.add(alert)
+                await self.answer(origin, replies[alert].text, alert=True)
+            elif not any(r.to == f"{TELEGRAM}:{origin.user_id}" for r in replies):
+                await self.answer(origin)
+        for i, reply in enumerate(replies):
+            if i in origin.skip:
+                continue
+            try:
+                await self._send_one(origin, reply)
+            except TelegramError:
+                log.exception("sending a reply to chat %s failed", origin.chat_id)
+
+    async def _send_one(self, origin: Origin, reply: Reply) -> None:
+        if reply.to is not None:
+            await self._send_private(origin, reply)
+        elif origin.private_chat is not None:
+            await self._post(origin.private_chat, replace(reply, mentions=(), board=False))
+        elif reply.board and reply.session is not None and reply.image is not None:
+            await self._show_board(origin, reply)
+        else:
+            await self._post(origin.chat_id, reply, reply_to=origin.message_id if reply.ephemeral else None)
+
+    async def _send_private(self, origin: Origin, reply: Reply) -> None:
+        """A hidden hand: to the player's private chat with the bot, never to the group."""
+        prefix, _, number = (reply.to or "").partition(":")
+        if prefix != TELEGRAM:
+            return
+        user_chat = int(number)
+        mine = origin.query is not None and origin.user_id == user_chat and not origin.answered
+        try:
+            await self._post(user_chat, replace(reply, mentions=(), board=False))
+            if mine:
+                await self.answer(origin, self.tr(t("telegram.sent_private")))
+            return
+        except Forbidden:
+            pass  # the player has never opened the bot (or blocked it)
+        except BadRequest as e:
+            if "chat not found" not in str(e).lower():
+                raise
+        link = self.deep_link(f"hand_{origin.chat_id}")
+        if mine:  # Telegram opens the private chat right away, with the cards in it
+            await self.answer(origin, url=link)
+            return
+        if (reply.session, reply.to) in self.nudged or origin.chat_id == user_chat:
+            return
+        self.nudged.add((reply.session, reply.to or ""))
+        name = self._mention_html(reply.to or "", reply.names)
+        text = self._html(t("telegram.open_private", name="\x00name\x00", bot=self.username), name=name)
+        button = InlineKeyboardButton(self.tr(t("telegram.button_open_private")), url=link)
+        await self._send_text(origin.chat_id, text, InlineKeyboardMarkup([[button]]))
+
+    async def _show_board(self, origin: Origin, reply: Reply) -> None:
+        """The session's table message: edited in place (editMessageMedia), posted anew when
+        there is none yet, it cannot be edited, or someone typed /board."""
+        chat_id, session = origin.chat_id, reply.session or 0
+        target = reply.mentions[0] if reply.mentions else None
+        caption = self._html(reply.text)
+        if reply.mentions:
+            links = [self._mention_html(u, reply.names) for u in reply.mentions]
+            caption += "\n" + self._html(t("telegram.invited", mentions="\x00mentions\x00"), mentions=" ".join(links))
+        caption = _fit(caption, CAPTION_MAX)
+        markup = self._keyboard(reply.buttons)
+        board = await self._board(chat_id)
+        if board is not None and board.session == session and not origin.fresh_board:
+            media = InputMediaPhoto(InputFile(reply.image, filename=reply.image_name, attach=True), caption=caption,
+                                    parse_mode=ParseMode.HTML)  # fmt: skip
+            try:
+                await self.app.bot.edit_message_media(media, chat_id=chat_id, message_id=board.message_id,
+                                                      reply_markup=markup)  # fmt: skip
+                edited = True
+            except BadRequest as e:
+                edited = "not modified" in str(e).lower()
+                if not edited:
+                    log.info("editing the board in %s failed (%s); posting it anew", chat_id, e)
+            if edited:
+                if target is not None and target != board.pinged:
+                    await self._ping(board, chat_id, target, reply.names)
+                return
+        sent = await self._post(chat_id, replace(reply, text=""), caption_html=caption)
+        if sent is not None:
+            await self._keep_board(chat_id, BoardMessage(session, sent.message_id, pinged=target))
+
+    async def _board(self, chat_id: int) -> BoardMessage | None:
+        """The chat's table message; kept in the database too, so a restart goes on editing it."""
+        if chat_id not in self.boards:
+            saved = await self.notes.get(f"{TELEGRAM}:{chat_id}", BOARD_NOTE)
+            self.boards[chat_id] = BoardMessage(**saved) if saved else None
+        return self.boards[chat_id]
+
+    async def _keep_board(self, chat_id: int, board: BoardMessage) -> None:
+        self.boards[chat_id] = board
+        await self.notes.put(f"{TELEGRAM}:{chat_id}", BOARD_NOTE, asdict(board))
+
+    async def _ping(self, board: BoardMessage, chat_id: int, target: str, names: Mapping[str, str]) -> None:
+        """An edit notifies nobody: a short message, as a reply to the board, tells the player."""
+        if board.ping_id is not None:
+            with contextlib.suppress(TelegramError):
+                await self.app.bot.delete_message(chat_id, board.ping_id)
+        mention = self._mention_html(target, names)
+        text = self._html(t("telegram.your_turn", mention="\x00mention\x00"), mention=mention)
+        sent = await self._send_text(chat_id, text, None, reply_to=board.message_id)
+        board.pinged, board.ping_id = target, sent.message_id if sent else None
+        await self._keep_board(chat_id, board)
+
+    async def _post(
+        self, chat_id: int, reply: Reply, reply_to: int | None = None, caption_html: str | None = None
+    ) -> Message | None:
+        body = caption_html if caption_html is not None else self._html(reply.text)
+        if reply.mentions and caption_html is None:
+            links = [self._mention_html(u, reply.names) for u in reply.mentions]
+            body += "\n" + self._html(t("telegram.invited", mentions="\x00mentions\x00"), mentions=" ".join(links))
+        markup = self._keyboard(reply.buttons)
+        if reply.image is None:
+            return await self._send_text(chat_id, body, markup, reply_to) if body.strip() else None
+        fits = len(body) <= CAPTION_MAX
+        sent = await self.app.bot.send_photo(
+            chat_id, InputFile(reply.image, filename=reply.image_name), caption=body if fits else None,
+            parse_mode=ParseMode.HTML, reply_markup=markup if fits or not body.strip() else None,
+            message_thread_id=self.threads.get(chat_id), reply_parameters=_reply_to(reply_to),
+        )  # fmt: skip
+        if not fits:
+            await self._send_text(chat_id, body, markup)
+        return sent
+
+    async def _send_text(
+        self, chat_id: int, body: str, markup: InlineKeyboardMarkup | None, reply_to: int | None = None
+    ) -> Message | None:
+        chunks = _chunks(body, TEXT_MAX)
+        sent = None
+        for i, chunk in enumerate(chunks):
+            last = i == len(chunks) - 1
+            sent = await self.app.bot.send_message(
+                chat_id, chunk, parse_mode=ParseMode.HTML, reply_markup=markup if last else None,
+                message_thread_id=self.threads.get(chat_id), reply_parameters=_reply_to(reply_to if not i else None),
+            )  # fmt: skip
+        return sent
+
+    async def answer(
+        self, origin: Origin, text: str | None = None, alert: bool = False, url: str | None = None
+    ) -> None:
+        origin.answered = True
+        if origin.query is None:
+            return
+        try:
+            await origin.query.answer(_fit(text, ALERT_MAX) if text else None, show_alert=alert, url=url)
+        except TelegramError as e:  # too old, or already answered: nothing more to do
+            log.info("answerCallbackQuery failed: %s", e)
+
+
+    def deep_link(self, payload: str) -> str:
+        return f"https://t.me/{self.username}?start={payload}"
+
+    def _keyboard(self, buttons: tuple[Button, ...]) -> InlineKeyboardMarkup | None:
+        keys = [InlineKeyboardButton(b.label, callback_data=b.id) for b in buttons if len(b.id.encode()) <= 64]
+        if not keys:
+            return None
+        return InlineKeyboardMarkup([keys[i : i + BUTTONS_PER_ROW] for i in range(0, len(keys), BUTTONS_PER_ROW)])
+
+    def _html(self, text: Any, **fragments: str) -> str:
+        """A sentence (or a `Msg`) as Telegram HTML; `fragments` replace "\\x00name\\x00" marks
+        with ready-made HTML (mention links), so only the rest is escaped."""
+        out = html.escape(self.tr(text), quote=False)
+        for name, fragment in fragments.items():
+            out = out.replace(f"\x00{name}\x00", fragment)
+        return out
+
+    def _mention_html(self, user_id: str, names: Mapping[str, str]) -> str:
+        """A link that notifies `user_id`, shown with the name the host gave (or the one last seen)."""
+        name = names.get(user_id) or self.names.get(user_id) or self.tr(t("telegram.someone"))
+        prefix, _, number = user_id.partition(":")
+        if prefix != TELEGRAM or not number.isdigit():
+            return html.escape(name, quote=False)
+        return f'<a href="tg://user?id={number}">{html.escape(name, quote=False)}</a>'
+
+
+def _reply_to(message_id: int | None) -> ReplyParameters | None:
+    return ReplyParameters(message_id, allow_sending_without_reply=True) if message_id is not None else None
+
+
+def _fit(text: str, most: int) -> str:
+    return text if len(text) <= most else text[: most - 1] + "…"
+
+
+def _chunks(body: str, most: int) -> list[str]:
+    """Split a long message at line ends (a line longer than a message is cut)."""
+    chunks, current = [], ""
+    for line in body.split("\n"):
+        while len(line) > most:
+            if current:
+                chunks.append(current)
+                current = ""
+            chunks.append(line[:most])
+            line = line[most:]
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > most:
+            chunks.append(current)
+            candidate = line
+        current = candidate
+    if current:
+        chunks.append(current)
+    return chunks or [body]

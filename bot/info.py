@@ -1,0 +1,184 @@
+"""Looking at things: the board, a game's own look-ups, hands, hints, the record, a replay,
+stats, leaderboards, rules and the list of games. Nothing here changes a game."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable
+
+from bot import replies
+from bot.core import Core, Request, points, title, vs
+from bot.i18n import t
+from bot.lobby import mentioned
+from bot.model import Reply
+from bot.session import MoveRow, Session, SessionStatus
+from engines.base import Game, Refusal, read_number
+
+HINTS = "hints"  # channel setting: "off" forbids /hint
+
+
+async def board(core: Core, r: Request) -> list[Reply]:
+    """`/board [options]`: the channel's table again (or its last game's final board)."""
+    session = r.session or await core.store.latest(r.event.channel)
+    if session is None:
+        raise Refusal("host.no_game")
+    if session.status == SessionStatus.LOBBY:
+        return [replies.lobby(core, session, t("host.lobby_waiting"))]
+    overlay = None
+    game = core.game_of(session)
+    if r.command.args:
+        if "board" not in game.queries:
+            raise Refusal("host.board_no_options")
+        overlay = game.query(game.from_json(session.state), None, "board", list(r.command.args)).overlay
+    return [await replies.board(core, session, r.tr, [], overlay=overlay)]
+
+
+async def query(core: Core, r: Request, name: str) -> list[Reply]:
+    """A game's own look-up (`/moves c4`, `/path c4 g8`): an answer and a marked picture."""
+    session = r.active
+    game = core.game_of(session)
+    seat = session.seat_of(r.user.id)
+    answer = game.query(game.from_json(session.state), seat.seat if seat else None, name, list(r.command.args))
+    return [await replies.board(core, session, r.tr, [answer.text], overlay=answer.overlay, buttons=False)]
+
+
+async def hand(core: Core, r: Request) -> list[Reply]:
+    """`/hand`: your hidden cards, to you only."""
+    session = r.active
+    seat = r.player
+    if not core.game_of(session).hidden_hands:
+        raise Refusal("host.no_hand")
+    return [await replies.hand(core, session, seat.seat, r.tr)]
+
+
+async def hint(core: Core, r: Request) -> list[Reply]:
+    """`/hint`: the move the hint level would play, to the asker only."""
+    session = r.active
+    seat = r.player
+    game = core.game_of(session)
+    if game.hint_level is None:
+        raise Refusal("host.no_hints_game")
+    if await core.store.setting(session.channel, HINTS) == "off":
+        raise Refusal("host.hints_off")
+    if game.to_move(game.from_json(session.state)) != seat.seat:
+        raise Refusal("host.not_your_turn")
+    text, _ = await core.ai.move(game.name, session.state, seat.seat, game.hint_level, ai_seed(session) ^ 1)
+    return [Reply(r.tr(t("host.hint", move=text)), ephemeral=True)]
+
+
+async def hints(core: Core, r: Request) -> list[Reply]:
+    """`/hints on|off` for this channel (during a game: moderators only)."""
+    choice = r.command.args[0].lower() if r.command.args else ""
+    if choice not in ("on", "off"):
+        raise Refusal("host.hints_usage")
+    if r.session is not None and not r.user.moderator:
+        raise Refusal("host.hints_during_game")
+    await core.store.set_setting(r.event.channel, HINTS, choice)
+    return [Reply(r.tr(t(f"host.hints_now_{choice}")))]
+
+
+async def _played(core: Core, r: Request) -> tuple[Session, list[MoveRow]]:
+    """The channel's current or latest game that has begun, and its moves."""
+    session = r.session or await core.store.latest(r.event.channel)
+    if session is None or session.status == SessionStatus.LOBBY:
+        raise Refusal("host.no_game")
+    return session, await core.store.moves(session.id or 0)
+
+
+async def record(core: Core, r: Request) -> list[Reply]:
+    """`/record`: the moves of the channel's game so far."""
+    session, moves = await _played(core, r)
+    game = core.game_of(session)
+    header = r.tr(t("host.record_header", game=title(game), players=vs(session), count=len(moves)))
+    body = " · ".join(f"{m.ply + 1}. {m.move}" for m in moves) or r.tr(t("host.record_empty"))
+    return [Reply(f"{header}\n{body}")]
+
+
+async def replay_at(core: Core, r: Request) -> list[Reply]:
+    """`/replay [n]`: the position after move n of the channel's latest game, rebuilt from its record."""
+    session, moves = await _played(core, r)
+    wanted = read_number(r.command.args[0]) if r.command.args else len(moves)
+    if wanted is None or wanted > len(moves):
+        raise Refusal("host.replay_usage", count=len(moves))
+    game = core.game_of(session)
+    state = replay(game, session, moves[:wanted])
+    end = wanted == len(moves)
+    outcome = session.outcome if end else None
+    to_move = None if end and session.status != SessionStatus.PLAYING else game.to_move(state)
+    view = game.view(state, None)
+    ctx = replies.context(session, to_move, outcome, r.tr, None)
+    image = await asyncio.to_thread(core.draw, game.name, view, ctx)
+    last = moves[wanted - 1].move if wanted else "—"
+    text = r.tr(t("host.replay", ply=wanted, count=len(moves), move=last))
+    return [Reply(text, image=image, text_board=game.text(view, r.tr), session=session.id)]
+
+
+def replay(game: Game, session: Session, moves: Iterable[MoveRow]) -> object:
+    """The state after `moves`, played again from the session's options and seed."""
+    state = game.new_state(session.options, len(session.seats), session.seed)
+    for move in moves:
+        state = game.apply(state, move.seat, game.parse_move(state, move.seat, move.move))
+    return state
+
+
+def ai_seed(session: Session) -> int:
+    """The seed of the AI's thinking at this point of the game (the same each time it looks again)."""
+    return (session.seed * 1_000_003 + session.ply) % (1 << 62)
+
+
+async def stats(core: Core, r: Request) -> list[Reply]:
+    """`/stats [@user]`: wins, losses, draws (and points) per game."""
+    who = mentioned(r, r.command.mentions[0]) if r.command.mentions else r.user
+    rows = await core.store.stats(who.id)
+    if not rows:
+        return [Reply(r.tr(t("host.stats_none", name=who.name)))]
+    lines = [r.tr(t("host.stats_header", name=rows[0]["name"] or who.name))]
+    for row in rows:
+        key = "host.stats_line" if row["points"] is None else "host.stats_line_points"
+        lines.append(r.tr(t(key, game=title(core.games[row["game"]]), wins=row["wins"], losses=row["losses"],
+                            draws=row["draws"], points=points(row["points"] or 0))))  # fmt: skip
+    return [Reply("\n".join(lines))]
+
+
+async def leaderboard(core: Core, r: Request) -> list[Reply]:
+    """`/leaderboard [game]` or `/<game> leaderboard`."""
+    game = r.command.game
+    if game is None and r.command.args:
+        game = _game_named(core, r.command.args[0])
+    rows = await core.store.leaderboard(game)
+    name = title(core.games[game]) if game else t("host.all_games")
+    if not rows:
+        return [Reply(r.tr(t("host.leaderboard_empty", game=name)))]
+    lines = [r.tr(t("host.leaderboard_header", game=name))]
+    for i, row in enumerate(rows, 1):
+        lines.append(r.tr(t("host.leaderboard_line", rank=i, name=row["name"], wins=row["wins"],
+                            losses=row["losses"], draws=row["draws"])))  # fmt: skip
+    return [Reply("\n".join(lines))]
+
+
+async def rules(core: Core, r: Request) -> list[Reply]:
+    """`/rules [game]` or `/<game> rules`: the rules of a game (by default the channel's)."""
+    name = r.command.game
+    if name is None and r.command.args:
+        name = _game_named(core, r.command.args[0])
+    if name is None and r.session is not None:
+        name = r.session.game
+    if name is None:
+        return [Reply(r.tr(t("host.rules_which", games=game_list(core))))]
+    return [Reply(r.tr(t(f"{name}.rules")))]
+
+
+async def games(core: Core, r: Request) -> list[Reply]:
+    return [Reply(r.tr(t("host.games", games=game_list(core))))]
+
+
+def game_list(core: Core) -> str:
+    return " · ".join(f"/{name} {core.tr(title(g))}" for name, g in core.games.items())
+
+
+def _game_named(core: Core, word: str) -> str:
+    words = {w: name for name, g in core.games.items() for w in (name, *g.aliases)}
+    name = words.get(word.lower())
+    if name is None:
+        raise Refusal("host.no_such_game", name=word, games=game_list(core))
+    return name

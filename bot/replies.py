@@ -1,0 +1,165 @@
+"""The replies the host builds from a session: buttons, the lobby, the board, hidden hands.
+
+`board` is the public picture with what just happened; `after_move` and
+`after_begin` add the hidden hands of the people concerned, each to its owner only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable
+from typing import Any
+
+from bot.core import Core, points
+from bot.i18n import Translator, t
+from bot.model import Button, Reply
+from bot.session import Session, SessionStatus
+from engines.base import Game, Msg, Outcome
+from render.base import RenderContext
+
+MAX_BUTTON_ID = 64  # bytes: Telegram's limit on callback data, the strictest platform's
+
+
+def button(core: Core, session: Session, label: str, command: str, strict: bool = False, **params: Any) -> Button:
+    """A button standing for `/command`. A strict one works only at the session's current version."""
+    version = session.version if strict else "*"
+    return Button(core.tr(t(label, **params)), f"{session.id}.{version}.{command}", "/" + command)
+
+
+def lobby(core: Core, session: Session, said: Msg) -> Reply:
+    """The table while it waits for players: who sits where, and how to join."""
+    tr = core.tr
+    waiting = [s for s in session.seats if not s.accepted]
+    open_seats = sum(s.is_open for s in session.seats)
+    lines = [tr(said), tr(t("host.seats", players=", ".join(
+        s.name if not s.is_open else tr(t("host.open_seat")) for s in session.seats)))]  # fmt: skip
+    buttons: list[Button] = []
+    mentions: tuple[str, ...] = ()
+    if waiting:
+        lines.append(tr(t("host.waiting_accept", names=", ".join(s.name for s in waiting))))
+        buttons += [button(core, session, "host.button_accept", "accept"),
+                    button(core, session, "host.button_decline", "decline")]  # fmt: skip
+        mentions = tuple(s.user_id for s in waiting if s.user_id)
+    if open_seats:
+        lines.append(tr(t("host.how_to_join", count=open_seats)))
+        buttons.append(button(core, session, "host.button_join", "join"))
+        if len(session.seats) > 2:
+            lines.append(tr(t("host.how_to_go")))
+            buttons.append(button(core, session, "host.button_go", "go"))
+    return Reply("\n".join(lines), buttons=tuple(buttons), mentions=mentions, session=session.id,
+                 names=_names(session, mentions))  # fmt: skip
+
+
+async def board(
+    core: Core, session: Session, tr: Translator, lines: Iterable[Msg], *, overlay: Any = None, buttons: bool = True
+) -> Reply:
+    """The public board with `lines` (what just happened) and what comes next; `overlay` marks
+    things on this one picture; `buttons=False` for a look-up that is not the table message."""
+    game = core.game_of(session)
+    state = game.from_json(session.state)
+    to_move = game.to_move(state) if session.status == SessionStatus.PLAYING else None
+    outcome = session.outcome
+    text = [tr(line) for line in lines]
+    if outcome is not None:
+        text += _result_lines(session, outcome, tr)
+    elif session.status == SessionStatus.CANCELLED:
+        text.append(tr(t("host.game_cancelled")))
+    elif to_move is not None:
+        seat = session.seats[to_move]
+        text.append(tr(t("host.ai_thinking" if seat.played_by_ai else "host.your_move", name=seat.name)))
+    view = game.view(state, None)
+    image = await asyncio.to_thread(core.draw, game.name, view, context(session, to_move, outcome, tr, overlay))
+    mentions: tuple[str, ...] = ()
+    if to_move is not None and session.seats[to_move].user_id and not session.seats[to_move].played_by_ai:
+        mentions = (session.seats[to_move].user_id or "",)
+    return Reply(
+        "\n".join(text), image=image, board=True, text_board=game.text(view, tr), session=session.id,
+        buttons=_board_buttons(core, session, game, state, to_move) if buttons else (), mentions=mentions,
+        names=_names(session, mentions),
+    )  # fmt: skip
+
+
+async def after_move(core: Core, session: Session, tr: Translator, lines: Iterable[Msg]) -> list[Reply]:
+    """The board after a move, and in hidden-hand games the hands of the one who moved and
+    the one to move now, each privately."""
+    concerned: set[int] = set()
+    if core.game_of(session).hidden_hands and session.status == SessionStatus.PLAYING:
+        moves = await core.store.moves(session.id or 0)
+        concerned = {moves[-1].seat} if moves else {s.seat for s in session.seats}
+    return await _with_hands(core, session, tr, lines, concerned)
+
+
+async def after_begin(core: Core, session: Session, tr: Translator, lines: Iterable[Msg]) -> list[Reply]:
+    """The first board, and in hidden-hand games every player's hand, each privately."""
+    return await _with_hands(core, session, tr, lines, {s.seat for s in session.seats})
+
+
+async def _with_hands(core: Core, session: Session, tr: Translator, lines: Iterable[Msg],
+                      concerned: set[int]) -> list[Reply]:  # fmt: skip
+    replies = [await board(core, session, tr, lines)]
+    game = core.game_of(session)
+    if not game.hidden_hands or session.status != SessionStatus.PLAYING:
+        return replies
+    to_move = game.to_move(game.from_json(session.state))
+    if to_move is not None:
+        concerned = concerned | {to_move}
+    for seat in sorted(concerned):
+        if session.seats[seat].user_id and not session.seats[seat].played_by_ai:
+            replies.append(await hand(core, session, seat, tr))
+    return replies
+
+
+async def hand(core: Core, session: Session, seat: int, tr: Translator) -> Reply:
+    """`seat`'s own view (its hidden hand), for its player only."""
+    game = core.game_of(session)
+    state = game.from_json(session.state)
+    view = game.view(state, seat)
+    ctx = context(session, game.to_move(state), None, tr, None, viewer=seat)
+    image = await asyncio.to_thread(core.draw, game.name, view, ctx)
+    player = session.seats[seat]
+    return Reply(tr(t("host.your_hand", name=player.name)), image=image, image_name="hand.png", to=player.user_id,
+                 text_board=game.text(view, tr), session=session.id,
+                 names={player.user_id: player.name} if player.user_id else {})  # fmt: skip
+
+
+def context(session: Session, to_move: int | None, outcome: Outcome | None, tr: Translator, overlay: Any,
+            viewer: int | None = None) -> RenderContext:  # fmt: skip
+    return RenderContext(
+        names=tuple(s.name for s in session.seats), to_move=to_move, outcome=outcome, tr=tr, viewer=viewer,
+        overlay=overlay, ai_seats=frozenset(s.seat for s in session.seats if s.played_by_ai),
+    )  # fmt: skip
+
+
+def _result_lines(session: Session, outcome: Outcome, tr: Translator) -> list[str]:
+    if outcome.winners:
+        names = ", ".join(session.seats[s].name for s in outcome.winners)
+        lines = ["🏆 " + tr(t("host.result_line_win", count=len(outcome.winners), names=names,
+                              reason=outcome.reason))]  # fmt: skip
+    else:
+        lines = [tr(t("host.result_line_draw", reason=outcome.reason))]
+    if outcome.scores:
+        lines.append(tr(t("host.scores", scores=", ".join(
+            f"{s.name} {points(outcome.scores[s.seat])}" for s in session.seats))))  # fmt: skip
+    return lines
+
+
+def _board_buttons(core: Core, session: Session, game: Game, state: Any, to_move: int | None) -> tuple[Button, ...]:
+    if session.status == SessionStatus.FINISHED:
+        return (button(core, session, "host.button_rematch", "rematch"),)
+    if session.status != SessionStatus.PLAYING:
+        return ()
+    buttons = []
+    if to_move is not None and not session.seats[to_move].played_by_ai:
+        for label, move in game.quick_moves(state, to_move):
+            buttons.append(Button(core.tr(label), f"{session.id}.{session.version}.move {move}", f"/move {move}"))
+        if game.hint_level is not None:
+            buttons.append(button(core, session, "host.button_hint", "hint"))
+    if game.hidden_hands:
+        buttons.append(button(core, session, "host.button_hand", "hand"))
+    return tuple(b for b in buttons if len(b.id.encode()) <= MAX_BUTTON_ID)
+
+
+def _names(session: Session, user_ids: Iterable[str]) -> dict[str, str]:
+    """Display names of the people a reply mentions, as their seats show them."""
+    seats = {s.user_id: s.name for s in session.seats if s.user_id}
+    return {u: seats[u] for u in user_ids if u in seats}

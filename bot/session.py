@@ -1,0 +1,141 @@
+"""A session's data: what the store keeps and the host works on. No I/O here.
+
+One session per channel goes lobby -> playing -> finished (or cancelled). A session
+row carries a version that every committed change increments; a write that does
+not find the version it read changes nothing (`Conflict`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from engines.base import JSON, Outcome
+
+
+class SessionStatus(StrEnum):
+    LOBBY = "lobby"  # waiting for players
+    PLAYING = "playing"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+    @property
+    def active(self) -> bool:
+        return self in (SessionStatus.LOBBY, SessionStatus.PLAYING)
+
+
+class OfferKind(StrEnum):
+    UNDO = "undo"
+    DRAW = "draw"
+    RESTART = "restart"
+
+
+@dataclass
+class Offer:
+    """A request that needs the other people's consent (undo, draw, restart)."""
+
+    kind: OfferKind
+    seat: int  # who asked
+    agreed: list[int] = field(default_factory=list)  # seats that said yes so far
+    ply: int | None = None  # undo: the asker's last move, taken back with everything after it
+
+    def to_json(self) -> JSON:
+        data: dict[str, Any] = {"kind": str(self.kind), "seat": self.seat, "agreed": list(self.agreed)}
+        if self.ply is not None:
+            data["ply"] = self.ply
+        return data
+
+    @classmethod
+    def from_json(cls, data: JSON) -> Offer | None:
+        if not data:
+            return None
+        return cls(OfferKind(data["kind"]), data["seat"], list(data.get("agreed", [])), data.get("ply"))
+
+
+@dataclass
+class Seat:
+    seat: int
+    user_id: str | None = None  # None: an AI seat, or an open seat in a lobby
+    name: str = ""
+    handle: str | None = None
+    ai_level: str | None = None  # set: the AI plays this seat
+    away: bool = False  # its player let the timer run out; the AI plays until /back
+    accepted: bool = True  # False: an invited player who has not accepted yet
+
+    @property
+    def is_open(self) -> bool:
+        """Free for anyone to /join (an invited player's seat is not)."""
+        return self.user_id is None and self.ai_level is None and self.accepted
+
+    @property
+    def played_by_ai(self) -> bool:
+        return self.ai_level is not None or self.away
+
+
+@dataclass
+class Session:
+    channel: str
+    game: str
+    status: SessionStatus
+    options: dict[str, Any]
+    seed: int
+    seats: list[Seat]
+    starter: str
+    turn_seconds: int
+    created_at: float
+    updated_at: float
+    state: Any = None  # the game's state as JSON; None until the game begins
+    version: int = 0
+    deadline: float | None = None
+    offer: Offer | None = None
+    outcome: Outcome | None = None
+    ply: int = 0
+    id: int | None = None
+    # The seats as last read or written, so a save rewrites them only when they changed.
+    saved_seats: list[Seat] = field(default_factory=list, repr=False, compare=False)
+
+    def seat_of(self, user_id: str) -> Seat | None:
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+    @property
+    def humans(self) -> list[Seat]:
+        return [s for s in self.seats if s.user_id is not None]
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    ply: int
+    seat: int
+    move: str
+    by_ai: bool
+    state_before: Any
+    at: float
+
+
+@dataclass(frozen=True)
+class Result:
+    seat: int
+    user_id: str
+    name: str
+    rank: int
+    result: str  # win / loss / draw
+    score: float | None = None
+
+
+@dataclass
+class Change:
+    """What one write does besides saving the session row and its seats."""
+
+    move: MoveRow | None = None
+    drop_moves_from: int | None = None  # undo / restart: forget moves from this ply on
+    results: Sequence[Result] = field(default_factory=tuple)
+
+
+class ChannelBusy(Exception):
+    """The channel already has an active session."""
+
+
+class Conflict(Exception):
+    """The session changed since it was read (another process wrote it)."""
