@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.i18n import Translator
 from engines.base import Refusal
 from engines.gomoku import Gomoku, Point, State
 from tests.engines.gomoku_positions import position
@@ -103,9 +104,8 @@ def test_a_taken_point_is_refused() -> None:
     assert r.msg.key == "gomoku.taken" and r.msg.params == {"point": "h8"}
 
 
-def test_only_the_player_to_move_may_move() -> None:
+def test_black_moves_first_then_white() -> None:
     state = new()
-    assert refusal(state, "h8", seat=1).msg.key == "host.not_your_turn"
     assert GAME.to_move(state) == 0  # black moves first
     assert GAME.to_move(play(state, "h8")) == 1
 
@@ -246,11 +246,11 @@ def random_game(points: list[tuple[int, int]], size: int, rule: str) -> State:
     for c, r in points:
         if GAME.to_move(state) is None:
             break
-        point = Point(c % size, r % size)
-        try:
-            state = GAME.apply(state, state.turn, point)
+        try:  # parse_move owns legality: it refuses taken and forbidden points
+            point = GAME.parse_move(state, state.turn, Point(c % size, r % size).name)
         except Refusal:
             continue
+        state = GAME.apply(state, state.turn, point)
     return state
 
 
@@ -286,7 +286,7 @@ def test_view_carries_the_move_order_and_the_last_stone() -> None:
     state = play(new(), "h8", "i9", "g7")
     view = GAME.view(state, None)
     assert view["moves"] == [[7, 7], [8, 8], [6, 6]] and view["last"] == [6, 6] and view["win_line"] == []
-    assert "●" in GAME.text(view) and "○" in GAME.text(view)
+    assert "●" in GAME.text(view, Translator()) and "○" in GAME.text(view, Translator())
 
 
 def test_board_numbers_query_turns_the_numbers_on() -> None:
