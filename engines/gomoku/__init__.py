@@ -29,9 +29,11 @@ class Gomoku(Game[State, Point]):
     aliases = ("gobang", "wuziqi")
     seat_counts = (2,)
     options = (
-        Option("size", choices=SIZES, default=15, bare=True, spellings={f"{n}x{n}": n for n in SIZES},
+        Option("size", choices=SIZES, default=15, bare=True,
+               spellings={f"{n}{sep}{n}": n for n in SIZES for sep in "x×"} | {f"{n}路": n for n in SIZES},
                refusal="gomoku.bad_size"),
-        Option("rule", choices=RULES, default="freestyle", spellings={"gomoku": "freestyle"}),
+        Option("rule", choices=RULES, default="freestyle",
+               spellings={"gomoku": "freestyle", "无禁手": "freestyle", "标准": "standard", "连珠": "renju"}),
     )  # fmt: skip
     # Until the search counts its work, a level is bounded by its seconds (the second field).
     levels = {"easy": Limit(1, 0.2), "medium": Limit(1, 0.4), "hard": Limit(1, 1.0), "master": Limit(1, 3.0)}
@@ -51,7 +53,7 @@ class Gomoku(Game[State, Point]):
         size = int(options.get("size") or 15)
         rule = str(options.get("rule") or "freestyle")
         if size not in SIZES:
-            raise Refusal("gomoku.bad_size", size=str(size))
+            raise Refusal("gomoku.bad_size", value=str(size))
         if rule not in RULES:
             raise Refusal("gomoku.bad_option", option=rule)
         return State(size, rule, (), (EMPTY,) * (size * size))
@@ -140,8 +142,7 @@ class Gomoku(Game[State, Point]):
             lines.append(f"{r + 1:>2} " + " ".join(grid[r]) + f" {r + 1}")
         lines.append(letters)
         if view["last"]:
-            c, r = view["last"]
-            lines.append(f"last: {point_name(c, r)}")
+            lines.append(tr(msg("gomoku.last", point=point_name(*view["last"]))))
         return "\n".join(lines)
 
     def query(self, state: State, seat: int | None, name: str, args: list[str]) -> QueryAnswer:
@@ -150,7 +151,7 @@ class Gomoku(Game[State, Point]):
         words = [a.lower() for a in args]
         if not words or words == ["plain"]:
             return QueryAnswer(msg("gomoku.board_plain"), {"numbers": False})
-        if words[0] in ("numbers", "number", "numbered", "nums", "n"):
+        if words[0] in ("numbers", "number", "numbered", "nums", "n", "序号", "手数", "编号"):
             return QueryAnswer(msg("gomoku.board_numbers"), {"numbers": True})
         raise Refusal("gomoku.board_usage")
 
