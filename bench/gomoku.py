@@ -29,10 +29,12 @@ import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
+from engines.base import Limit
 from engines.gomoku import Gomoku, Point
+from engines.gomoku.players import move as player_move
 
 GAME = Gomoku()
-BUDGET = dict(Gomoku.ai_budget, oneply=0.1)
+BUDGET = dict({name: limit.seconds for name, limit in Gomoku.levels.items()}, oneply=0.1)
 PAIRINGS = [("medium", "easy"), ("hard", "medium"), ("master", "hard"), ("hard", "oneply")]
 TARGET = {("medium", "easy"): 0.75, ("hard", "medium"): 0.75, ("master", "hard"): 0.65, ("hard", "oneply"): 0.95}
 
@@ -62,7 +64,7 @@ def play(black: str, white: str, seed: int, size: int = 15, rule: str = "freesty
     while (seat := GAME.to_move(state)) is not None:
         level = levels[seat]
         started = time.perf_counter()
-        move = GAME.ai(state, seat, level, BUDGET[level.partition(":")[0]], rng)
+        move = player_move(state, seat, level, Limit(1, BUDGET[level.partition(":")[0]]), rng).move
         times.append((level, time.perf_counter() - started))
         state = GAME.apply(state, seat, move)
     outcome = GAME.outcome(state)

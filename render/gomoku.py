@@ -15,7 +15,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFilter
 
-from engines.base import JSON, Outcome, msg
+from engines.base import Outcome, msg
+from engines.gomoku.state import GomokuView
 from render.base import RenderContext, png
 from render.header import draw_players, draw_status
 from render.text import draw_text
@@ -184,7 +185,7 @@ def _paste_centred(image: Image.Image, sprite: Image.Image, x: float, y: float) 
     image.paste(sprite, (round(x - sprite.width / 2), round(y - sprite.height / 2)), sprite)
 
 
-def render(view: JSON, ctx: RenderContext) -> bytes:
+def render(view: GomokuView, ctx: RenderContext) -> bytes:
     # Wood, shaded stones and their edges fit in 128 colours; mapping to a palette made once per size
     # is ten times quicker than choosing one per picture, and the PNG is a third the size of RGB.
     return png(_draw(view, ctx).quantize(palette=_palette(view["size"]), dither=Image.Dither.NONE))
@@ -211,7 +212,7 @@ def _palette(size: int) -> Image.Image:
     return sample.quantize(128, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
-def _draw(view: JSON, ctx: RenderContext) -> Image.Image:
+def _draw(view: GomokuView, ctx: RenderContext) -> Image.Image:
     size = view["size"]
     lay = _layout(size)
     image = _board(size).copy()

@@ -3,109 +3,25 @@
 Seat 0 plays black and moves first. Points are named as in gomoku literature:
 columns a-o (a-s on 19x19) from the left, rows 1-15 from the bottom, so h8 is
 the centre of the 15x15 board; `H8`, `h8` and `8h` all mean h8.
+
+Modules, each depending only on those before it: `board` (geometry, point
+names), `state` (State, Point, the view), `rules` (fives, renju's forbidden
+moves), `patterns` and `position` (the AI's board), `search` (threat search
+and PVS), `ai` (the levels), this game; `players` (benchmark players) on top.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import NamedTuple
 
 from engines.base import JSON, AIResult, Game, Limit, Option, Outcome, QueryAnswer, Refusal, Translate, msg
-from engines.gomoku.rules import (
-    BLACK,
-    EMPTY,
-    LETTERS,
-    RULES,
-    SIZES,
-    WHITE,
-    forbidden,
-    geometry,
-    parse_point,
-    point_name,
-    winning_line,
-)
+from engines.gomoku import ai
+from engines.gomoku.board import BLACK, EMPTY, LETTERS, SIZES, WHITE, geometry, parse_point, point_name
+from engines.gomoku.patterns import code_tables, tables
+from engines.gomoku.rules import forbidden_points, forbidden_reason, padded, winning_line
+from engines.gomoku.state import RULES, GomokuView, Point, State
 
-
-class Point(NamedTuple):
-    col: int  # 0 = column a
-    row: int  # 0 = row 1 (the bottom row)
-
-    @property
-    def name(self) -> str:
-        return point_name(self.col, self.row)
-
-
-@dataclass(frozen=True)
-class State:
-    size: int
-    rule: str
-    moves: tuple[Point, ...]  # in the order played; black played the even ones
-    board: tuple[int, ...]  # size * size, row-major from the bottom row: 0 empty, 1 black, 2 white
-    win_line: tuple[Point, ...] = ()  # the winning five (or more), once someone has made it
-
-    @property
-    def turn(self) -> int:
-        return len(self.moves) % 2
-
-    @property
-    def over(self) -> bool:
-        return bool(self.win_line) or len(self.moves) == self.size * self.size
-
-    def at(self, point: Point) -> int:
-        return self.board[point.row * self.size + point.col]
-
-
-def padded(state: State) -> list[int]:
-    """The board in the padded layout of rules.py."""
-    geo = geometry(state.size)
-    cells = geo.empty_board()
-    for i, v in enumerate(state.board):
-        if v:
-            cells[geo.index(i % state.size, i // state.size)] = v
-    return cells
-
-
-def forbidden_reason(state: State, point: Point) -> str | None:
-    """Renju: why black may not play `point` now (None: it may, or the rule is not renju)."""
-    if state.rule != "renju" or state.turn != 0 or state.at(point) != EMPTY:
-        return None
-    geo = geometry(state.size)
-    return forbidden(padded(state), geo.dirs, geo.index(point.col, point.row))
-
-
-def forbidden_points(state: State) -> list[Point]:
-    """Renju: every point black may not play now (empty when white is to move or the rule differs)."""
-    if state.rule != "renju" or state.turn != 0 or state.over:
-        return []
-    geo = geometry(state.size)
-    cells = padded(state)
-    out = []
-    for point in _points_near_black(state, geo, cells):
-        if forbidden(cells, geo.dirs, geo.index(*point)) is not None:
-            out.append(point)
-    return out
-
-
-def _points_near_black(state: State, geo, cells: list[int]) -> list[Point]:
-    """Empty points that could be forbidden: at least two lines through them hold two black stones within
-    four points, or one line holds four or more."""
-    out = []
-    for r in range(state.size):
-        for c in range(state.size):
-            p = geo.index(c, r)
-            if cells[p] != EMPTY:
-                continue
-            busy = 0
-            for step in geo.dirs:
-                n = sum(1 for k in (-4, -3, -2, -1, 1, 2, 3, 4) if cells[p + k * step] == BLACK)
-                if n >= 4:
-                    busy += 2
-                elif n >= 2:
-                    busy += 1
-            if busy >= 2:
-                out.append(Point(c, r))
-    return out
+__all__ = ["Gomoku", "GomokuView", "Point", "State"]
 
 
 class Gomoku(Game[State, Point]):
@@ -113,9 +29,11 @@ class Gomoku(Game[State, Point]):
     aliases = ("gobang", "wuziqi")
     seat_counts = (2,)
     options = (
-        Option("size", choices=SIZES, default=15, bare=True, spellings={f"{n}x{n}": n for n in SIZES},
+        Option("size", choices=SIZES, default=15, bare=True,
+               spellings={f"{n}{sep}{n}": n for n in SIZES for sep in "x×"} | {f"{n}路": n for n in SIZES},
                refusal="gomoku.bad_size"),
-        Option("rule", choices=RULES, default="freestyle", spellings={"gomoku": "freestyle"}),
+        Option("rule", choices=RULES, default="freestyle",
+               spellings={"gomoku": "freestyle", "无禁手": "freestyle", "标准": "standard", "连珠": "renju"}),
     )  # fmt: skip
     # Until the search counts its work, a level is bounded by its seconds (the second field).
     levels = {"easy": Limit(1, 0.2), "medium": Limit(1, 0.4), "hard": Limit(1, 1.0), "master": Limit(1, 3.0)}
@@ -127,8 +45,6 @@ class Gomoku(Game[State, Point]):
 
     def __init__(self) -> None:
         # The AI's pattern tables for the default rule, built now rather than during the first AI move.
-        from engines.gomoku.patterns import code_tables, tables
-
         tables(False, False)
         code_tables()
 
@@ -157,21 +73,14 @@ class Gomoku(Game[State, Point]):
         if not 1 <= number <= state.size:
             raise Refusal("gomoku.no_such_row", row=number, last=state.size)
         point = Point(LETTERS.index(letter), number - 1)
-        self._check(state, seat, point)
-        return point
-
-    def _check(self, state: State, seat: int, point: Point) -> None:
         if state.over:
             raise Refusal("gomoku.game_over")
-        if seat != state.turn:
-            raise Refusal("host.not_your_turn")
-        if not (0 <= point.col < state.size and 0 <= point.row < state.size):
-            raise Refusal("gomoku.off_board", point=f"{point.col},{point.row}")
         if state.at(point) != EMPTY:
             raise Refusal("gomoku.taken", point=point.name)
         reason = forbidden_reason(state, point)
         if reason is not None:
             raise Refusal(f"gomoku.forbidden_{reason}", point=point.name)
+        return point
 
     def legal_moves(self, state: State, seat: int) -> list[Point]:
         if state.over or seat != state.turn:
@@ -184,7 +93,6 @@ class Gomoku(Game[State, Point]):
 
     def apply(self, state: State, seat: int, move: Point) -> State:
         move = Point(*move)
-        self._check(state, seat, move)
         board = list(state.board)
         board[move.row * state.size + move.col] = BLACK if seat == 0 else WHITE
         new = State(state.size, state.rule, (*state.moves, move), tuple(board))
@@ -211,7 +119,7 @@ class Gomoku(Game[State, Point]):
         return point_name(move.col, move.row)
 
     # --- showing -----------------------------------------------------------------
-    def view(self, state: State, seat: int | None) -> JSON:
+    def view(self, state: State, seat: int | None) -> GomokuView:
         return {
             "size": state.size,
             "rule": state.rule,
@@ -221,7 +129,7 @@ class Gomoku(Game[State, Point]):
             "forbidden": [[p.col, p.row] for p in forbidden_points(state)],
         }
 
-    def text(self, view: JSON, tr: Translate) -> str:
+    def text(self, view: GomokuView, tr: Translate) -> str:
         size = view["size"]
         grid = [["·"] * size for _ in range(size)]
         for i, (c, r) in enumerate(view["moves"]):
@@ -234,17 +142,16 @@ class Gomoku(Game[State, Point]):
             lines.append(f"{r + 1:>2} " + " ".join(grid[r]) + f" {r + 1}")
         lines.append(letters)
         if view["last"]:
-            c, r = view["last"]
-            lines.append(f"last: {point_name(c, r)}")
+            lines.append(tr(msg("gomoku.last", point=point_name(*view["last"]))))
         return "\n".join(lines)
 
     def query(self, state: State, seat: int | None, name: str, args: list[str]) -> QueryAnswer:
         if name != "board":
-            raise Refusal("host.unknown_command", command=name)
+            return super().query(state, seat, name, args)
         words = [a.lower() for a in args]
         if not words or words == ["plain"]:
             return QueryAnswer(msg("gomoku.board_plain"), {"numbers": False})
-        if words[0] in ("numbers", "number", "numbered", "nums", "n"):
+        if words[0] in ("numbers", "number", "numbered", "nums", "n", "序号", "手数", "编号"):
             return QueryAnswer(msg("gomoku.board_numbers"), {"numbers": True})
         raise Refusal("gomoku.board_usage")
 
@@ -274,10 +181,4 @@ class Gomoku(Game[State, Point]):
 
     # --- the AI ------------------------------------------------------------------
     def ai(self, state: State, seat: int, level: str, limit: Limit, rng: random.Random) -> AIResult[Point]:
-        from engines.gomoku.ai import choose
-
-        geo = geometry(state.size)
-        stones = [(geo.index(p.col, p.row), BLACK if i % 2 == 0 else WHITE) for i, p in enumerate(state.moves)]
-        info: dict = {}
-        p = choose(state.size, state.rule, stones, BLACK if seat == 0 else WHITE, level, limit.seconds, rng, info)
-        return AIResult(Point(*geo.colrow(p)), {"work": info.get("nodes", 0), "depth": info.get("depth", 0)})
+        return ai.choose(state, seat, level, limit, rng)

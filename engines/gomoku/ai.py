@@ -1,33 +1,32 @@
-"""The gomoku AI: four levels and the one-ply benchmark player.
+"""The gomoku AI: four levels, one entry point `choose(state, seat, level, limit, rng) -> AIResult`.
 
 - easy: the one-ply pattern scorer (below) that always makes five and always
   blocks a four, but picks among its few best points with some chance, so it
   overlooks things now and then.
-- medium: a shallow PVS (two plies, narrow) plus a short VCF (the seed's
-  intermediate level, depth 2-3).
-- hard: the seed's advanced level and more: a PVS with the pattern evaluation
-  that deepens while its budget lasts, plus threat-space search: VCF and a
-  short VCT for itself, only moves that refute the opponent's VCF, and a check
-  that its move leaves the opponent no short VCT.
-- master: beyond the seed. Deeper VCF and VCT; before the PVS it asks whether
-  the opponent would win by VCT if it moved now, and if so keeps only the moves
-  that refute it (while none is proven, it goes on into the PVS's time; still
-  none: the moves not proven to lose); the PVS then deepens until the time is
-  up, with quiescence that answers open threes.
-- oneply: seed 004's player (score every empty point by the patterns a stone
-  there makes for both sides, play the best); used by bench/ as a yardstick.
+- medium: a shallow PVS (two plies, narrow) plus a short VCF.
+- hard: a PVS with the pattern evaluation that deepens while its budget lasts,
+  plus threat-space search: VCF and a short VCT for itself, only moves that
+  refute the opponent's VCF, and a check that its move leaves the opponent no
+  short VCT.
+- master: deeper VCF and VCT; before the PVS it asks whether the opponent would
+  win by VCT if it moved now, and if so keeps only the moves that refute it
+  (while none is proven, it goes on into the PVS's time; still none: the moves
+  not proven to lose); the PVS then deepens until the time is up, with
+  quiescence that answers open threes.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from time import perf_counter
 
+from engines.base import AIInfo, AIResult, Limit
+from engines.gomoku.board import BLACK, WHITE, geometry
 from engines.gomoku.patterns import B1, B2, B3, B4, F1, F2, F3, F4, F5, counts
 from engines.gomoku.position import BIT_F5, Position
-from engines.gomoku.rules import BLACK
 from engines.gomoku.search import MATE, Searcher, Timeout
+from engines.gomoku.state import Point, State
 
 
 @dataclass(frozen=True)
@@ -76,44 +75,30 @@ LEVELS = {
 }
 
 
-def level_of(name: str) -> Level:
-    """A level by name; `hard:width=12,w_self=120` overrides fields (for benchmarks and tuning)."""
-    base, _, extra = name.partition(":")
-    level = LEVELS[base]
-    if extra:
-        changes = {}
-        for item in extra.split(","):
-            key, _, value = item.partition("=")
-            kind = type(getattr(level, key))
-            changes[key] = value.lower() in ("1", "true", "yes") if kind is bool else kind(value)
-        level = replace(level, **changes)
-    return level
+def position_of(state: State) -> Position:
+    """The AI's board for a game state."""
+    geo = geometry(state.size)
+    stones = [(geo.index(p.col, p.row), BLACK if i % 2 == 0 else WHITE) for i, p in enumerate(state.moves)]
+    return Position(state.size, state.rule, stones)
 
 
-def choose(
-    size: int,
-    rule: str,
-    stones: list[tuple[int, int]],
-    c: int,
-    level: str,
-    budget: float,
-    rng: random.Random,
-    info: dict | None = None,
-) -> int:
-    """The point (padded index) colour c plays: `stones` are (index, colour) in the order played."""
+def choose(state: State, seat: int, level: str | Level, limit: Limit, rng: random.Random) -> AIResult[Point]:
+    """The move of `seat` (the seat to move) at `level` (a name, or a `Level` for tuning), within `limit`."""
     start = perf_counter()
-    pos = Position(size, rule, stones)
-    if not stones:
-        centre = pos.geo.index(size // 2, size // 2)
-        return centre
-    if level in ("easy", "oneply"):
-        return one_ply(pos, c, rng, sloppy=level == "easy")
-    return think(pos, c, level_of(level), budget, start, rng, info if info is not None else {})
+    pos = position_of(state)
+    c = BLACK if seat == 0 else WHITE
+    if not state.moves:
+        return AIResult(Point(state.size // 2, state.size // 2), AIInfo(work=0, reason="opening"))
+    if level == "easy":
+        p, info = one_ply(pos, c, rng, sloppy=True), AIInfo(work=len(pos.cand))
+    else:
+        p, info = think(pos, c, LEVELS[level] if isinstance(level, str) else level, limit.seconds, start, rng)
+    return AIResult(Point(*pos.geo.colrow(p)), info)
 
 
 # --- one ply ------------------------------------------------------------------------------------
 
-# Seed 004's weights, on our classes: attack (own stone) and defence (the opponent's stone there).
+# The one-ply weights: attack (own stone) and defence (the opponent's stone there).
 ATTACK = {F5: 100000, F4: 10000, B4: 1500, F3: 1200, B3: 150, F2: 120, B2: 15, F1: 10, B1: 1}
 DEFEND = {F5: 50000, F4: 8000, B4: 1000, F3: 900, B3: 100, F2: 80, B2: 10, F1: 5, B1: 1}
 
@@ -163,19 +148,27 @@ def _bad(pos: Position, c: int, q: int) -> bool:
 # --- search levels ------------------------------------------------------------------------------
 
 
-def think(pos: Position, c: int, level: Level, budget: float, start: float, rng: random.Random, info: dict) -> int:
-    """The search levels' move; `info` receives how it was found (stage, depth, nodes)."""
+def think(pos: Position, c: int, level: Level, budget: float, start: float,
+          rng: random.Random) -> tuple[int, AIInfo]:
+    """The search levels' move, and how it was found: `reason` the stage that chose it (five, block, vcf,
+    vct, pvs), the PVS's depth and score, the nodes searched."""
+    info = AIInfo(work=0)
+    q = _think(pos, c, level, budget, start, info)
+    return q, info
+
+
+def _think(pos: Position, c: int, level: Level, budget: float, start: float, info: AIInfo) -> int:
     o = 3 - c
     end = start + budget * 0.9
     mine = pos.code[c]
     # Immediate: a five, a forced block.
     for q in pos.fours[c]:
         if mine[q] >= BIT_F5 and not _bad(pos, c, q):
-            info["stage"] = "five"
+            info["reason"] = "five"
             return q
     theirs = [q for q in pos.fives(o) if not _bad(pos, c, q)]
     if theirs:
-        info["stage"] = "block"
+        info["reason"] = "block"
         return theirs[0]
     s = Searcher(pos, end, level.width, level.defend, level.qdepth, level.w_self, level.w_opp, level.qthree, level.lmr)
     if level.nps:
@@ -196,7 +189,8 @@ def think(pos: Position, c: int, level: Level, budget: float, start: float, rng:
 
     q = run(s.vcf, level.share_vcf, c, level.vcf_depth)
     if q is not None:
-        info["stage"] = "vcf"
+        info["reason"] = "vcf"
+        info["work"] = s.nodes
         return q
     root = s.moves(c, 0, 0, level.root_width)
     if level.defend_vcf:
@@ -204,7 +198,8 @@ def think(pos: Position, c: int, level: Level, budget: float, start: float, rng:
     if level.vct_depth:
         q = run(s.vct_deepening, level.share_vct, c, level.vct_depth)
         if q is not None and not _bad(pos, c, q):
-            info["stage"] = "vct"
+            info["reason"] = "vct"
+            info["work"] = s.nodes
             return q
     if level.guard_vct:
         stop = min(end, clock() + budget * level.share_guard)
@@ -212,8 +207,8 @@ def think(pos: Position, c: int, level: Level, budget: float, start: float, rng:
         overtime = max(0.0, start + budget * level.guard_late - stop)
         each = budget * level.share_guard / 4
         root = _refutations(pos, c, s, root, threat, stop - clock(), each, stop, overtime)
-    info["stage"] = "pvs"
-    info["root"] = len(root)
+    info["reason"] = "pvs"
+    info["work"] = s.nodes
     if len(root) == 1:
         return root[0]
     checking = bool(level.defend_vct)
@@ -240,8 +235,8 @@ def think(pos: Position, c: int, level: Level, budget: float, start: float, rng:
             break
         if not level.patient and clock() + 2.5 * (clock() - began) > s.deadline:
             break
-    info["value"] = value
-    info["nodes"] = s.nodes
+    info["score"] = value
+    info["work"] = s.nodes
     if checking and value < MATE:  # when lost, too: a move the opponent's VCT cannot see through may save it
         best = _check_vct(pos, c, s, [best] + [q for q in root if q != best], level, end)
     return best

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 
+from engines.gomoku.board import BLACK, EMPTY, WHITE, Geometry, geometry
 from engines.gomoku.patterns import (
     B4,
     CLASS_BIT,
@@ -32,7 +33,7 @@ from engines.gomoku.patterns import (
     code_tables,
     tables,
 )
-from engines.gomoku.rules import BLACK, EMPTY, WHITE, Geometry, forbidden, geometry
+from engines.gomoku.rules import forbidden
 
 VALUE, THREAT = code_tables()
 BIT_F5, BIT_F4, BIT_B4, BIT_F3 = CLASS_BIT[F5], CLASS_BIT[F4], CLASS_BIT[B4], CLASS_BIT[F3]

@@ -1,71 +1,14 @@
-"""Gomoku rules on a padded one-dimensional board, shared by the engine and the AI.
+"""Gomoku rules: five in a row, and renju's forbidden moves for black.
 
-Layout: a point (col, row) of a `size` x `size` board lives at index
-`(row + PAD) * stride + col + PAD` with `stride = size + PAD`. Every row is
-preceded by PAD wall cells, which also serve as the walls after the previous
-row, and PAD wall rows lie above and below; so from any point one can step up
-to PAD cells in any of the four line directions without a bounds check.
-
-Cell values: EMPTY 0, BLACK 1, WHITE 2, WALL 3. Black is seat 0 and moves first.
+The line functions work on the padded board of `board.py` (a list of cells);
+`padded`, `forbidden_reason` and `forbidden_points` answer the same questions
+for a `State`.
 """
 
 from __future__ import annotations
 
-import re
-from functools import cache
-
-EMPTY, BLACK, WHITE, WALL = 0, 1, 2, 3
-PAD = 5
-RULES = ("freestyle", "standard", "renju")
-SIZES = (15, 19)
-LETTERS = "abcdefghijklmnopqrstuvwxyz"
-
-
-class Geometry:
-    """Index arithmetic of one board size (see the module docstring)."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.stride = stride = size + PAD
-        self.length = (size + 2 * PAD) * stride + PAD
-        self.dirs = (1, stride, stride + 1, stride - 1)  # horizontal, vertical, diagonal, anti-diagonal
-        self.points = tuple(self.index(c, r) for r in range(size) for c in range(size))
-
-    def index(self, col: int, row: int) -> int:
-        return (row + PAD) * self.stride + col + PAD
-
-    def colrow(self, index: int) -> tuple[int, int]:
-        row, col = divmod(index, self.stride)
-        return col - PAD, row - PAD
-
-    def empty_board(self) -> list[int]:
-        cells = [WALL] * self.length
-        for p in self.points:
-            cells[p] = EMPTY
-        return cells
-
-
-@cache
-def geometry(size: int) -> Geometry:
-    return Geometry(size)
-
-
-def point_name(col: int, row: int) -> str:
-    return f"{LETTERS[col]}{row + 1}"
-
-
-_POINT = re.compile(r"^\s*(?:([a-z])\s*(\d{1,3})|(\d{1,3})\s*([a-z]))\s*$")
-
-
-def parse_point(text: str) -> tuple[str, int] | None:
-    """`H8`, `h8`, `8h`, `h 8` -> ("h", 8) (column letter, row number as typed); None if unreadable."""
-    m = _POINT.match(text.lower())
-    if not m:
-        return None
-    if m[1]:
-        return m[1], int(m[2])
-    return m[4], int(m[3])
-
+from engines.gomoku.board import BLACK, EMPTY, Geometry, geometry
+from engines.gomoku.state import Point, State
 
 # --- lines through a stone -------------------------------------------------------------------
 
@@ -186,3 +129,55 @@ def forbidden(cells: list[int], dirs: tuple[int, ...], p: int, depth: int = 0) -
         return None
     finally:
         cells[p] = EMPTY
+
+
+# --- the same questions for a State ------------------------------------------------------------
+
+
+def padded(state: State) -> list[int]:
+    """The board of `state` in the padded layout."""
+    geo = geometry(state.size)
+    cells = geo.empty_board()
+    for i, v in enumerate(state.board):
+        if v:
+            cells[geo.index(i % state.size, i // state.size)] = v
+    return cells
+
+
+def forbidden_reason(state: State, point: Point) -> str | None:
+    """Renju: why black may not play `point` now (None: it may, or the rule is not renju)."""
+    if state.rule != "renju" or state.turn != 0 or state.at(point) != EMPTY:
+        return None
+    geo = geometry(state.size)
+    return forbidden(padded(state), geo.dirs, geo.index(point.col, point.row))
+
+
+def forbidden_points(state: State) -> list[Point]:
+    """Renju: every point black may not play now (empty when white is to move or the rule differs)."""
+    if state.rule != "renju" or state.turn != 0 or state.over:
+        return []
+    geo = geometry(state.size)
+    cells = padded(state)
+    return [point for point in _points_near_black(state, geo, cells)
+            if forbidden(cells, geo.dirs, geo.index(*point)) is not None]  # fmt: skip
+
+
+def _points_near_black(state: State, geo: Geometry, cells: list[int]) -> list[Point]:
+    """Empty points that could be forbidden: at least two lines through them hold two black stones within
+    four points, or one line holds four or more."""
+    out = []
+    for r in range(state.size):
+        for c in range(state.size):
+            p = geo.index(c, r)
+            if cells[p] != EMPTY:
+                continue
+            busy = 0
+            for step in geo.dirs:
+                n = sum(1 for k in (-4, -3, -2, -1, 1, 2, 3, 4) if cells[p + k * step] == BLACK)
+                if n >= 4:
+                    busy += 2
+                elif n >= 2:
+                    busy += 1
+            if busy >= 2:
+                out.append(Point(c, r))
+    return out

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from time import perf_counter
 
+from engines.gomoku.board import BLACK
 from engines.gomoku.patterns import T_FOUR_THREE
 from engines.gomoku.position import B4_SHIFT, BIT_F3, BIT_F4, BIT_F5, THREAT, VALUE, Position
-from engines.gomoku.rules import BLACK
 
 WIN = 10_000_000
 MATE = WIN - 10_000  # scores beyond this are forced wins

@@ -11,10 +11,12 @@ from collections import Counter
 import pytest
 
 from bench.gomoku import by_opening, opening
+from engines.base import Limit
 from engines.gomoku import Gomoku, Point, State
 from engines.gomoku.ai import _refutations, choose
+from engines.gomoku.board import geometry
+from engines.gomoku.players import move as player_move
 from engines.gomoku.position import BIT_B4, BIT_F3, VALUE, Position
-from engines.gomoku.rules import geometry
 from engines.gomoku.search import Searcher, Timeout
 from tests.engines.gomoku_positions import position
 
@@ -30,9 +32,9 @@ def replay(record: str, rule: str = "freestyle") -> State:
 
 
 def ai(state: State, level: str, budget: float | None = None, seed: int = 1) -> str:
-    budget = GAME.ai_budget.get(level, 0.1) if budget is None else budget
+    budget = GAME.levels[level].seconds if budget is None and level in GAME.levels else budget or 0.1
     started = time.perf_counter()
-    move = GAME.ai(state, state.turn, level, budget, random.Random(seed))
+    move = player_move(state, state.turn, level, Limit(1, budget), random.Random(seed)).move
     assert time.perf_counter() - started < 2 * budget + 0.3
     return move.name
 
@@ -137,11 +139,7 @@ def test_finds_long_vcf_wins_within_its_budget(level: str, record: str) -> None:
 
 def stage_of_move(state: State, level: str) -> str:
     """Which stage of the AI found its move here."""
-    pos, c = ai_position(state)
-    info: dict = {}
-    stones = [(p, pos.cells[p]) for p in pos.moves]
-    choose(15, "freestyle", stones, c, level, GAME.ai_budget[level], random.Random(0), info)
-    return info["stage"]
+    return choose(state, state.turn, level, GAME.levels[level], random.Random(0)).info["reason"]
 
 
 def winner_of_play_out(state: State, level: str, defender, plies: int = 40) -> int | None:
@@ -275,9 +273,9 @@ def test_ai_plays_only_legal_moves_in_whole_games(size: int, rule: str, levels: 
         state = GAME.apply(state, state.turn, rng.choice(GAME.legal_moves(state, state.turn)))
     while GAME.to_move(state) is not None and len(state.moves) < 120:
         seat = state.turn
-        move = GAME.ai(state, seat, levels[seat], 0.05, rng)
+        move = GAME.ai(state, seat, levels[seat], Limit(1, 0.05), rng).move
         assert move in GAME.legal_moves(state, seat)
-        state = GAME.apply(state, seat, move)  # raises if illegal
+        state = GAME.apply(state, seat, move)
 
 
 def test_easy_is_not_random_but_not_perfect_either() -> None:
@@ -292,8 +290,8 @@ def test_easy_is_not_random_but_not_perfect_either() -> None:
 
 
 def test_choose_answers_the_first_move_in_the_centre() -> None:
-    assert choose(15, "freestyle", [], 1, "master", 3.0, random.Random(0)) == geometry(15).index(7, 7)
-    assert GAME.ai(GAME.new_state({"size": 19}, 2, 0), 0, "hard", 1.0, random.Random(0)) == Point(9, 9)
+    assert choose(GAME.new_state({}, 2, 0), 0, "master", Limit(1, 3.0), random.Random(0)).move == Point(7, 7)
+    assert GAME.ai(GAME.new_state({"size": 19}, 2, 0), 0, "hard", Limit(1, 1.0), random.Random(0)).move == Point(9, 9)
 
 
 def _snapshot(pos: Position) -> tuple:

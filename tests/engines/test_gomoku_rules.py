@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import re
 import tomllib
+import unicodedata
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.i18n import Translator
 from engines.base import Refusal
 from engines.gomoku import Gomoku, Point, State
 from tests.engines.gomoku_positions import position
@@ -51,6 +53,9 @@ def test_default_is_freestyle_15() -> None:
         (["standard"], {"size": 15, "rule": "standard"}),
         (["rule=renju", "15x15"], {"size": 15, "rule": "renju"}),
         (["RENJU"], {"size": 15, "rule": "renju"}),
+        (["19路", "连珠"], {"size": 19, "rule": "renju"}),
+        (["19×19", "标准"], {"size": 19, "rule": "standard"}),
+        (["无禁手"], {"size": 15, "rule": "freestyle"}),
     ],
 )
 def test_options(args: list[str], options: dict) -> None:
@@ -61,9 +66,12 @@ def test_bad_options_are_refused_with_the_reason() -> None:
     with pytest.raises(Refusal) as caught:
         GAME.parse_options(["17"])
     assert caught.value.msg.key == "gomoku.bad_size"
+    for language in ("en", "zh"):
+        assert "17" in Translator(language)(caught.value.msg)
     with pytest.raises(Refusal) as caught:
         GAME.parse_options(["pente"])
     assert caught.value.msg.key == "gomoku.bad_option" and caught.value.msg.params["option"] == "pente"
+    assert "pente" in Translator("zh")(caught.value.msg)
 
 
 # --- coordinates -----------------------------------------------------------------------------
@@ -72,6 +80,13 @@ def test_bad_options_are_refused_with_the_reason() -> None:
 @pytest.mark.parametrize("text", ["h8", "H8", "8h", "8H", " h 8 ", "h08"])
 def test_the_centre_is_h8_however_it_is_typed(text: str) -> None:
     assert GAME.parse_move(new(), 0, text) == Point(7, 7)
+
+
+@pytest.mark.parametrize("typed", ["Ｈ８", "ｈ８", "８ｈ", "８Ｈ", "Ｈ　８", "ｈ０８"])
+def test_full_width_points_read_as_the_host_hands_them_over(typed: str) -> None:
+    """The host normalises every line with NFKC before the engine sees it: full-width letters and digits
+    (as a Chinese keyboard types them) become ASCII, and parse_move reads the result."""
+    assert GAME.parse_move(new(), 0, unicodedata.normalize("NFKC", typed)) == Point(7, 7)
 
 
 def test_columns_go_left_to_right_and_rows_bottom_to_top() -> None:
@@ -103,9 +118,8 @@ def test_a_taken_point_is_refused() -> None:
     assert r.msg.key == "gomoku.taken" and r.msg.params == {"point": "h8"}
 
 
-def test_only_the_player_to_move_may_move() -> None:
+def test_black_moves_first_then_white() -> None:
     state = new()
-    assert refusal(state, "h8", seat=1).msg.key == "host.not_your_turn"
     assert GAME.to_move(state) == 0  # black moves first
     assert GAME.to_move(play(state, "h8")) == 1
 
@@ -246,11 +260,11 @@ def random_game(points: list[tuple[int, int]], size: int, rule: str) -> State:
     for c, r in points:
         if GAME.to_move(state) is None:
             break
-        point = Point(c % size, r % size)
-        try:
-            state = GAME.apply(state, state.turn, point)
+        try:  # parse_move owns legality: it refuses taken and forbidden points
+            point = GAME.parse_move(state, state.turn, Point(c % size, r % size).name)
         except Refusal:
             continue
+        state = GAME.apply(state, state.turn, point)
     return state
 
 
@@ -286,7 +300,9 @@ def test_view_carries_the_move_order_and_the_last_stone() -> None:
     state = play(new(), "h8", "i9", "g7")
     view = GAME.view(state, None)
     assert view["moves"] == [[7, 7], [8, 8], [6, 6]] and view["last"] == [6, 6] and view["win_line"] == []
-    assert "●" in GAME.text(view) and "○" in GAME.text(view)
+    assert "●" in GAME.text(view, Translator()) and "○" in GAME.text(view, Translator())
+    assert GAME.text(view, Translator()).splitlines()[-1] == "last: g7"
+    assert GAME.text(view, Translator("zh")).splitlines()[-1] == "最后一手：g7"
 
 
 def test_board_numbers_query_turns_the_numbers_on() -> None:
@@ -300,9 +316,14 @@ def test_board_numbers_query_turns_the_numbers_on() -> None:
 # --- the catalog ---------------------------------------------------------------------------------------
 
 
-def test_every_message_the_game_and_its_picture_use_is_in_the_catalog() -> None:
-    with (ROOT / "bot/locales/en/gomoku.toml").open("rb") as f:
-        catalog = tomllib.load(f)
+def load_catalog(language: str) -> dict:
+    with (ROOT / f"bot/locales/{language}/gomoku.toml").open("rb") as f:
+        return tomllib.load(f)
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_every_message_the_game_and_its_picture_use_is_in_the_catalog(language: str) -> None:
+    catalog = load_catalog(language)
     sources = [*sorted((ROOT / "engines/gomoku").glob("*.py")), ROOT / "render/gomoku.py"]
     keys = set()
     for path in sources:
@@ -313,6 +334,31 @@ def test_every_message_the_game_and_its_picture_use_is_in_the_catalog() -> None:
             keys |= {f"forbidden_{reason}" for reason in ("overline", "double_four", "double_three")}
         if re.search(r"msg\(f\"gomoku\.rule_\{view\[.rule.\]\}\"", text):
             keys |= {f"rule_{rule}" for rule in ("freestyle", "standard", "renju")}
-    assert {"taken", "no_such_column", "forbidden_double_three", "five", "subtitle", "rule_renju"} <= keys
+    assert {"taken", "no_such_column", "forbidden_double_three", "five", "subtitle", "rule_renju", "last"} <= keys
     assert keys - set(catalog) == set()
     assert "title" in catalog and "rules" in catalog
+
+
+def _placeholders(template: str | dict) -> dict:
+    if isinstance(template, dict):
+        return {form: _placeholders(text) for form, text in template.items()}
+    return {"fields": sorted(set(re.findall(r"{(\w+)}", template)))}
+
+
+def test_chinese_and_english_have_the_same_keys_placeholders_and_plural_forms() -> None:
+    en, zh = load_catalog("en"), load_catalog("zh")
+    assert set(en) == set(zh)
+    for key in en:
+        assert _placeholders(en[key]) == _placeholders(zh[key]), key
+
+
+def test_the_chinese_catalog_is_chinese_and_names_the_rules_as_players_do() -> None:
+    zh = load_catalog("zh")
+    assert (zh["title"], zh["black"], zh["white"]) == ("五子棋", "黑棋", "白棋")
+    assert zh["rule_freestyle"] == "无禁手"
+    assert zh["rule_standard"].startswith("标准") and zh["rule_renju"].startswith("连珠")
+    for word in ("禁手", "三三", "四四", "长连", "活三", "和棋"):
+        assert word in zh["rules"]
+    for key, text in zh.items():
+        if not key.startswith("option_size_"):
+            assert re.search(r"[\u4e00-\u9fff]", str(text)), key

@@ -111,3 +111,29 @@ def test_names_in_any_script_and_the_winner() -> None:
     image = picture(state, names=("小明", "Zoë 🐼"))
     playing = picture(play(["h8"]))
     assert image.getpixel((5, image.height - 30)) != playing.getpixel((5, playing.height - 30))  # the result band
+
+
+CHINESE_PICTURES = {
+    "playing": (GAME_RECORD[:20], 15, "freestyle", False),
+    "numbers": (GAME_RECORD[:30], 15, "standard", True),
+    "won": (["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8"], 15, "freestyle", False),
+    "renju": (["g8", "a1", "i8", "a3", "h7", "o1", "h9", "o3"], 15, "renju", False),
+    "19x19": (GAME_RECORD, 19, "renju", True),
+}
+
+
+@pytest.mark.parametrize("name", CHINESE_PICTURES)
+def test_every_picture_draws_in_chinese(name: str) -> None:
+    """Each kind of picture with a Chinese translator and Chinese names: a PNG that decodes, with its labels
+    (rule, stone count, whose move or the result) drawn, so the header and footer are not blank."""
+    moves, size, rule, numbers = CHINESE_PICTURES[name]
+    state = play(moves, size, rule)
+    ctx = RenderContext(("小明", "王芳"), GAME.to_move(state), GAME.outcome(state), Translator("zh"),
+                        overlay={"numbers": numbers})
+    image = Image.open(io.BytesIO(render(GAME.view(state, None), ctx))).convert("RGB")
+    image.load()
+    english = picture(state, numbers, names=("小明", "王芳"))
+    assert image.size == english.size
+    header = (0, 0, image.width, _layout(size).top)
+    assert len(image.crop(header).getcolors(1 << 16) or ()) > 8  # names and the subtitle are drawn
+    assert changed(image, english, header) > 50  # in other words than the English picture

@@ -1,0 +1,53 @@
+"""What a gomoku game is at one moment, and the view of it that pictures, text boards and the AI read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple, TypedDict
+
+from engines.gomoku.board import point_name
+
+# freestyle: five or more wins; standard: exactly five wins (for both colours); renju: black must make
+# exactly five and may not make a double three, a double four or an overline; white wins with five or more.
+RULES = ("freestyle", "standard", "renju")
+
+
+class Point(NamedTuple):
+    col: int  # 0 = column a
+    row: int  # 0 = row 1 (the bottom row)
+
+    @property
+    def name(self) -> str:
+        return point_name(self.col, self.row)
+
+
+@dataclass(frozen=True)
+class State:
+    size: int
+    rule: str
+    moves: tuple[Point, ...]  # in the order played; black played the even ones
+    board: tuple[int, ...]  # size * size, row-major from the bottom row: 0 empty, 1 black, 2 white
+    win_line: tuple[Point, ...] = ()  # the winning five (or more), once someone has made it
+
+    @property
+    def turn(self) -> int:
+        return len(self.moves) % 2
+
+    @property
+    def over(self) -> bool:
+        return bool(self.win_line) or len(self.moves) == self.size * self.size
+
+    def at(self, point: Point) -> int:
+        return self.board[point.row * self.size + point.col]
+
+
+class GomokuView(TypedDict):
+    """The board as everyone sees it (gomoku hides nothing: every seat gets this view).
+    Points are `[col, row]` pairs, 0-based from the bottom left."""
+
+    size: int
+    rule: str  # one of RULES
+    moves: list[list[int]]  # every stone in the order played; black's are the even ones
+    last: list[int] | None  # the stone just played
+    win_line: list[list[int]]  # the winning five (or more), left to right; empty while the game goes on
+    forbidden: list[list[int]]  # renju: the points black may not play now
