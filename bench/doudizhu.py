@@ -25,24 +25,25 @@ import time
 from collections.abc import Callable
 from multiprocessing import Pool
 
-from engines.base import JSON
 from engines.doudizhu import ai
 from engines.doudizhu.cards import counts_of_cards
-from engines.doudizhu.game import DouDizhu, State, deal_cards
+from engines.doudizhu.game import DouDizhu
+from engines.doudizhu.players import random_player, rule_player
+from engines.doudizhu.state import Move, State, deal_cards, view
 
 GAME = DouDizhu()
-Policy = Callable[[JSON, random.Random], object]
+Policy = Callable[[State, int, random.Random], Move]
 LEVELS = ("easy", "normal", "hard")
 OPPONENTS = ("random", "rule")
 
 
 def policy(name: str) -> tuple[Policy, str | None]:
     if name == "random":
-        return ai.random_player, None
+        return (lambda state, seat, rng: random_player(view(state, seat), rng)), None
     if name == "rule":
-        return ai.rule_player, None
-    budget = GAME.ai_budget[name]
-    return (lambda view, rng: ai.choose(view, name, rng, budget)), name
+        return (lambda state, seat, rng: rule_player(view(state, seat), rng)), None
+    limit = GAME.levels[name]
+    return (lambda state, seat, rng: ai.choose(state, seat, name, limit, rng).move), name
 
 
 def fixed_landlord_state(seed: int) -> State:
@@ -60,9 +61,8 @@ def fixed_landlord_state(seed: int) -> State:
 def play(state: State, policies: list[Policy], rng: random.Random, timed: set[int],
          times: list[float]) -> State:
     while (seat := GAME.to_move(state)) is not None:
-        view = GAME.view(state, seat)
         started = time.perf_counter()
-        move = policies[seat](view, rng)
+        move = policies[seat](state, seat, rng)
         if seat in timed:
             times.append(time.perf_counter() - started)
         text = GAME.move_text(state, move)

@@ -10,7 +10,7 @@ import statistics
 import time
 
 from bot.i18n import Translator
-from engines.doudizhu import DouDizhu, State, ai
+from engines.doudizhu import DouDizhu, State
 from render.base import RenderContext
 from render.doudizhu import render
 
@@ -26,7 +26,7 @@ def positions(games: int = 6) -> list[State]:
         state = GAME.new_state({"mode": "points"}, 3, seed)
         out.append(state)
         while (seat := GAME.to_move(state)) is not None:
-            state = GAME.apply(state, seat, ai.choose(GAME.view(state, seat), "easy", rng))
+            state = GAME.apply(state, seat, GAME.ai(state, seat, "easy", GAME.levels["easy"], rng).move)
             out.append(state)
     return out
 

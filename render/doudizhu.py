@@ -11,8 +11,9 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engines.base import JSON, msg
+from engines.base import msg
 from engines.doudizhu.cards import BLACK_JOKER, LABELS, RED_JOKER, SUITS, rank_of, suit_of
+from engines.doudizhu.state import DdzPrivateView, DdzView
 from render.base import RenderContext, png
 from render.header import SEAT_COLOURS, draw_players, draw_status
 from render.text import draw_text, fit
@@ -113,7 +114,7 @@ def fan(image: Image.Image, cards: list[int], size: tuple[int, int], left: float
 # --- the picture ----------------------------------------------------------------------------
 
 
-def render(view: JSON, ctx: RenderContext) -> bytes:
+def render(view: DdzView | DdzPrivateView, ctx: RenderContext) -> bytes:
     viewer = ctx.viewer
     hand: list[int] | None = view.get("hand") if viewer is not None else None
     hand_height = 150 if hand is not None else 0
@@ -146,7 +147,7 @@ def render(view: JSON, ctx: RenderContext) -> bytes:
     return png(image)
 
 
-def _draw_bottom(image: Image.Image, view: JSON, ctx: RenderContext, top: int) -> None:
+def _draw_bottom(image: Image.Image, view: DdzView | DdzPrivateView, ctx: RenderContext, top: int) -> None:
     draw_text(image, (24, top + 22), ctx.tr(msg("doudizhu.label_bottom")), 20, MUTED, True, "lm")
     bottom = view["bottom"]
     x = 24
@@ -173,7 +174,7 @@ def _role_badge(image: Image.Image, ctx: RenderContext, landlord: bool, x: float
     return x + w
 
 
-def _draw_seat(image: Image.Image, view: JSON, ctx: RenderContext, seat: int, top: int) -> None:
+def _draw_seat(image: Image.Image, view: DdzView | DdzPrivateView, ctx: RenderContext, seat: int, top: int) -> None:
     draw = ImageDraw.Draw(image)
     turn = view["turn"] == seat
     trick = view["trick"]
@@ -228,7 +229,7 @@ def _draw_seat(image: Image.Image, view: JSON, ctx: RenderContext, seat: int, to
         draw_text(image, (area_left + 10, top + ROW / 2), said, 24, MUTED, True, "lm")
 
 
-def _draw_counter(image: Image.Image, view: JSON, ctx: RenderContext, top: int) -> None:
+def _draw_counter(image: Image.Image, view: DdzView | DdzPrivateView, ctx: RenderContext, top: int) -> None:
     """How many cards of each rank nobody has played (private: and that are not in the viewer's hand)."""
     counts = view.get("unseen") if ctx.viewer is not None and view.get("unseen") else view["remaining"]
     key = "doudizhu.label_unseen" if ctx.viewer is not None and view.get("unseen") else "doudizhu.label_left"

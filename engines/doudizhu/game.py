@@ -1,18 +1,19 @@
 """Dou Dizhu (斗地主): one deck, three seats, bidding, a landlord against two farmers.
 
-The state keeps every seat's cards (the host stores it privately); what anyone
-may see comes out of `view`: the public view has card counts, the cards played
-and, once the landlord is known, the bottom cards — never a hand. A seat's view
-adds that seat's own hand.
+The rules a player meets: reading what people type (`parse_move`, the one judge
+of what is legal), playing it (`apply`), the settlement (`outcome`), the
+sentences that announce moves, and the text board. The state and the views are
+in `state`, the play types in `rules`, the AI in `ai`.
 """
 
 from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from engines.base import JSON, AIResult, Game, Limit, Msg, Option, Outcome, Refusal, Translate, msg
+from engines.doudizhu import ai
 from engines.doudizhu.cards import (
     JACK,
     LABELS,
@@ -37,114 +38,30 @@ from engines.doudizhu.rules import (
     beats,
     classify,
 )
+from engines.doudizhu.state import (
+    CALL,
+    CALL_MOVE,
+    PASS,
+    POINTS,
+    SEATS,
+    DdzPrivateView,
+    DdzView,
+    Move,
+    State,
+    bidding_over,
+    deal_cards,
+    highest_bid,
+    multiplier,
+    seat_to_move,
+    settlement,
+    spring,
+    trick,
+    view,
+)
 
-SEATS = 3
-POINTS, CALL = "points", "call"
 MODES = {POINTS: POINTS, CALL: CALL, "bid": POINTS, "叫分": POINTS, "叫地主": CALL}
 PASS_WORDS = {"pass", "p", "no", "不要", "不出", "要不起", "过", "不叫", "不抢"}
 CALL_WORDS = {"call", "叫", "叫地主", "landlord"}
-
-
-@dataclass(frozen=True)
-class Move:
-    kind: str  # "bid", "call", "pass" or "play"
-    bid: int = 0  # 1..3 for "bid"
-    ranks: tuple[int, ...] = ()  # the cards of a "play", as sorted ranks
-
-
-PASS = Move("pass")
-CALL_MOVE = Move("call")
-
-
-@dataclass(frozen=True)
-class State:
-    mode: str  # POINTS or CALL
-    seed: int
-    deal: int  # 0 for the first deal, +1 for every redeal after all passed
-    hands: tuple[tuple[int, ...], ...]  # card ids per seat, sorted
-    bottom: tuple[int, ...]  # the 3 bottom cards (also in the landlord's hand once known)
-    first_bidder: int
-    bids: tuple[int, ...] = ()  # this deal's bids in order from first_bidder: 0 pass, 1..3 (call mode: 1 = call)
-    landlord: int | None = None
-    base: int = 0  # the winning bid (call mode: 1)
-    plays: tuple[tuple[int, tuple[int, ...]], ...] = ()  # (seat, card ids) in play order; () is a pass
-
-
-def deal_cards(seed: int, deal: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], int]:
-    """The hands, bottom cards and first bidder of deal number `deal` of the game seeded `seed`."""
-    rng = random.Random(f"doudizhu:{seed}:{deal}")
-    deck = list(range(54))
-    rng.shuffle(deck)
-    hands = tuple(tuple(sorted(deck[17 * i : 17 * (i + 1)])) for i in range(SEATS))
-    return hands, tuple(sorted(deck[51:])), rng.randrange(SEATS)
-
-
-# --- derived facts ------------------------------------------------------------------------
-
-
-def bidding_over(state: State) -> bool:
-    return state.landlord is not None
-
-
-def highest_bid(state: State) -> int:
-    return max(state.bids, default=0)
-
-
-def trick(state: State) -> tuple[int, tuple[int, ...], Combo] | None:
-    """The play to beat (seat, cards, combo), or None when the seat to move leads."""
-    if not state.plays:
-        return None
-    for back, (seat, cards) in enumerate(reversed(state.plays)):
-        if cards:
-            if back >= SEATS - 1:  # the two others passed: its player leads again
-                return None
-            combo = classify(counts_of_cards(cards))
-            assert combo is not None
-            return seat, cards, combo
-    return None
-
-
-def bombs_played(state: State) -> int:
-    return sum(1 for _, cards in state.plays if cards and _is_bomb(cards))
-
-
-def _is_bomb(cards: tuple[int, ...]) -> bool:
-    combo = classify(counts_of_cards(cards))
-    return combo is not None and combo.kind in (BOMB, ROCKET)
-
-
-def winner(state: State) -> int | None:
-    for seat, hand in enumerate(state.hands):
-        if not hand and state.landlord is not None:
-            return seat
-    return None
-
-
-def spring(state: State) -> str | None:
-    """"spring" (the farmers never played), "anti_spring" (the landlord played once) or None; game over only."""
-    out = winner(state)
-    if out is None or state.landlord is None:
-        return None
-    made = [sum(1 for s, cards in state.plays if s == seat and cards) for seat in range(SEATS)]
-    if out == state.landlord and all(made[s] == 0 for s in range(SEATS) if s != state.landlord):
-        return "spring"
-    if out != state.landlord and made[state.landlord] == 1:
-        return "anti_spring"
-    return None
-
-
-def multiplier(state: State) -> int:
-    return 2 ** (bombs_played(state) + (1 if spring(state) else 0))
-
-
-def seat_to_move(state: State) -> int | None:
-    if winner(state) is not None:
-        return None
-    if state.landlord is None:
-        return (state.first_bidder + len(state.bids)) % SEATS
-    if not state.plays:
-        return state.landlord
-    return (state.plays[-1][0] + 1) % SEATS
 
 
 def combo_msg(combo: Combo) -> Msg:
@@ -197,8 +114,6 @@ class DouDizhu(Game[State, Move]):
         return seat_to_move(state)
 
     def parse_move(self, state: State, seat: int, text: str) -> Move:
-        if self.to_move(state) != seat:
-            raise Refusal("host.not_your_turn")
         words = " ".join(text.lower().split())
         if not bidding_over(state):
             move = self._read_bid(state, words)
@@ -230,8 +145,7 @@ class DouDizhu(Game[State, Move]):
         raise Refusal("doudizhu.bid_how", least=highest_bid(state) + 1)
 
     def _check(self, state: State, seat: int, move: Move) -> None:
-        if self.to_move(state) != seat:
-            raise Refusal("host.not_your_turn")
+        """Refuse `move` of `seat` (the seat to move) unless the rules allow it."""
         if not bidding_over(state):
             if move.kind == "play":
                 raise Refusal("doudizhu.still_bidding")
@@ -292,7 +206,6 @@ class DouDizhu(Game[State, Move]):
         return moves if current is None else [PASS, *moves]
 
     def apply(self, state: State, seat: int, move: Move) -> State:
-        self._check(state, seat, move)
         if not bidding_over(state):
             return self._after_bid(state, move)
         if move.kind == "pass":
@@ -322,20 +235,15 @@ class DouDizhu(Game[State, Move]):
         return replace(state, bids=bids)
 
     def outcome(self, state: State) -> Outcome | None:
-        out = winner(state)
-        if out is None or state.landlord is None:
+        scores = settlement(state)
+        if scores is None or state.landlord is None:
             return None
-        landlord_won = out == state.landlord
-        stake = state.base * multiplier(state)
-        scores = tuple(
-            (2 * stake if landlord_won else -2 * stake) if s == state.landlord else (-stake if landlord_won else stake)
-            for s in range(SEATS)
-        )
+        landlord_won = scores[state.landlord] > 0
         ranks = tuple(1 if (s == state.landlord) == landlord_won else 2 for s in range(SEATS))
         kind = spring(state) or "plain"
         side = "landlord" if landlord_won else "farmers"
         return Outcome(ranks, msg(f"doudizhu.end_{side}_{kind}", base=state.base, multiplier=multiplier(state),
-                                  stake=stake), scores)
+                                  stake=state.base * multiplier(state)), scores)
 
     def forfeit(self, state: State, seats: int, seat: int, reason: Msg) -> Outcome:
         """Whoever leaves pays the stake so far (the bid, at least 1, times the bombs' doubling)
@@ -382,49 +290,10 @@ class DouDizhu(Game[State, Move]):
         return []
 
     # --- showing -----------------------------------------------------------------
-    def view(self, state: State, seat: int | None) -> JSON:
-        current = trick(state)
-        played = [c for _, cards in state.plays for c in cards]
-        remaining = [4] * 13 + [1, 1]
-        for card in played:
-            remaining[rank_of(card)] -= 1
-        recent: list[JSON] = [None] * SEATS
-        for s, cards in state.plays[-SEATS:]:
-            recent[s] = list(cards)
-        to_move = self.to_move(state)
-        result = self.outcome(state)
-        view: JSON = {
-            "mode": state.mode,
-            "deal": state.deal,
-            "phase": "bidding" if not bidding_over(state) else ("over" if result else "playing"),
-            "first_bidder": state.first_bidder,
-            "bids": [[(state.first_bidder + i) % SEATS, b] for i, b in enumerate(state.bids)],
-            "bid": state.base if bidding_over(state) else highest_bid(state),
-            "landlord": state.landlord,
-            "bottom": list(state.bottom) if bidding_over(state) else None,
-            "counts": [len(h) for h in state.hands],
-            "turn": to_move,
-            "lead": to_move is not None and bidding_over(state) and current is None,
-            "trick": None
-            if current is None
-            else {"seat": current[0], "cards": list(current[1]), "kind": current[2].kind, "rank": current[2].rank,
-                  "chain": current[2].chain},
-            "recent": recent,
-            "history": [[s, list(cards)] for s, cards in state.plays],
-            "remaining": remaining,
-            "bombs": bombs_played(state),
-            "spring": spring(state),
-            "multiplier": multiplier(state),
-            "scores": list(result.scores) if result and result.scores else None,
-            "seat": seat,
-        }
-        if seat is not None:
-            hand = list(state.hands[seat])
-            view["hand"] = hand
-            view["unseen"] = [n - c for n, c in zip(remaining, counts_of_cards(hand), strict=True)]
-        return view
+    def view(self, state: State, seat: int | None) -> DdzView | DdzPrivateView:
+        return view(state, seat)
 
-    def text(self, view: JSON, tr: Translate) -> str:
+    def text(self, view: DdzView, tr: Translate) -> str:
         lines = []
         bottom = " ".join(card_label(c) for c in view["bottom"]) if view["bottom"] else "? ? ?"
         lines.append(f"[{bottom}]  bid {view['bid']}  x{view['multiplier']}")
@@ -438,8 +307,9 @@ class DouDizhu(Game[State, Move]):
                 shown = "" if not said else ("pass" if not said[0] else ("call" if view["mode"] == CALL
                                                                           else f"bid {said[0]}"))
             lines.append(f"{mark}{seat + 1} {badge:2} [{view['counts'][seat]:2}]  {shown}")
-        if view.get("hand") is not None:
-            lines.append("hand: " + " ".join(card_label(c) for c in sorted(view["hand"], key=_sort_key)))
+        hand = view.get("hand")
+        if hand is not None:
+            lines.append("hand: " + " ".join(card_label(c) for c in sorted(hand, key=_sort_key)))
         return "\n".join(lines)
 
     def private_lines(self, state: State, seat: int, tr: Translate) -> list[str]:
@@ -476,9 +346,7 @@ class DouDizhu(Game[State, Move]):
 
     # --- the AI ------------------------------------------------------------------
     def ai(self, state: State, seat: int, level: str, limit: Limit, rng: random.Random) -> AIResult[Move]:
-        from engines.doudizhu.ai import choose
-
-        return AIResult(choose(self.view(state, seat), level, rng, limit.seconds))
+        return ai.choose(state, seat, level, limit, rng)
 
 
 def _sort_key(card: int) -> tuple[int, int]:

@@ -8,7 +8,7 @@ import random
 from PIL import Image
 
 from bot.i18n import Translator
-from engines.doudizhu import DouDizhu, ai
+from engines.doudizhu import DouDizhu
 from engines.doudizhu.cards import BLACK_JOKER, RED_JOKER
 from render.base import RenderContext
 from render.doudizhu import BIG, card_image, render
@@ -28,7 +28,7 @@ def pictures(mode: str, seed: int):
             yield state, viewer, render(GAME.view(state, viewer), ctx)
         if seat is None:
             return
-        state = GAME.apply(state, seat, ai.choose(GAME.view(state, seat), "easy", rng))
+        state = GAME.apply(state, seat, GAME.ai(state, seat, "easy", GAME.levels["easy"], rng).move)
 
 
 def test_every_phase_draws_small_pngs() -> None:
