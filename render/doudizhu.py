@@ -155,8 +155,10 @@ def _draw_bottom(image: Image.Image, view: DdzView | DdzPrivateView, ctx: Render
         sprite = card_image(bottom[i], SMALL) if bottom else card_back(SMALL)
         image.paste(sprite, (x + i * (SMALL[0] + 6), top + 36), sprite)
     right = WIDTH - 24
-    key = "doudizhu.label_bid" if view["phase"] == "bidding" else "doudizhu.label_stake"
-    stake = ctx.tr(msg(key, bid=view["bid"]))
+    if view["phase"] == "bidding" and view["mode"] == "points":
+        stake = ctx.tr(msg("doudizhu.label_bid", bid=view["bid"]))
+    else:  # in call mode the stake is 1 from the start
+        stake = ctx.tr(msg("doudizhu.label_stake", bid=max(1, view["bid"])))
     mult = ctx.tr(msg("doudizhu.label_multiplier", multiplier=view["multiplier"]))
     draw_text(image, (right, top + 40), mult, 40, GOLD, True, "rm")
     draw_text(image, (right, top + 82), stake, 22, LIGHT, True, "rm")
@@ -238,7 +240,7 @@ def _draw_counter(image: Image.Image, view: DdzView | DdzPrivateView, ctx: Rende
     for rank in range(15):
         x = 24 + rank * cell
         n = counts[rank]
-        label = LABELS[rank]
+        label = ctx.tr(msg("doudizhu.card_" + LABELS[rank])) if rank >= BLACK_JOKER else LABELS[rank]
         colour = RED if rank == RED_JOKER else INK
         fill = "#f4f1e8" if n else "#7fa894"
         ImageDraw.Draw(image).rounded_rectangle((x + 2, top + 22, x + cell - 2, top + 66), radius=6, fill=fill)

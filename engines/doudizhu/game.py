@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterable
 from dataclasses import replace
 
-from engines.base import JSON, AIResult, Game, Limit, Msg, Option, Outcome, Refusal, Translate, msg
+from engines.base import JSON, AIResult, Game, Limit, Msg, Option, Outcome, Refusal, Translate, msg, read_number
 from engines.doudizhu import ai
 from engines.doudizhu.cards import (
     JACK,
@@ -60,8 +61,13 @@ from engines.doudizhu.state import (
 )
 
 MODES = {POINTS: POINTS, CALL: CALL, "bid": POINTS, "叫分": POINTS, "叫地主": CALL}
+# What players type, in English and in Chinese (after the host's NFKC: full-width letters and digits
+# arrive as ASCII). Cards are read by `cards.parse_ranks`.
 PASS_WORDS = {"pass", "p", "no", "不要", "不出", "要不起", "过", "不叫", "不抢"}
-CALL_WORDS = {"call", "叫", "叫地主", "landlord"}
+CALL_WORDS = {"call", "叫", "叫地主", "抢地主", "landlord"}
+# A bid: `bid 2`, `2`, `2分`, `叫2分`, `二分`.
+BID = re.compile(r"(?P<word>bid|叫)? ?(?P<number>[0-9]+|[一二两三]) ?(?P<points>分)?")
+BID_NUMBERS = {"一": 1, "二": 2, "两": 2, "三": 3}
 
 
 def combo_msg(combo: Combo) -> Msg:
@@ -119,7 +125,7 @@ class DouDizhu(Game[State, Move]):
             move = self._read_bid(state, words)
         elif words in PASS_WORDS:
             move = PASS
-        elif words.startswith("bid") or words in CALL_WORDS:
+        elif words in CALL_WORDS or ((bid := BID.fullmatch(words)) and (bid["word"] or bid["points"])):
             raise Refusal("doudizhu.bidding_over")
         else:
             ranks = parse_ranks(text)
@@ -132,14 +138,17 @@ class DouDizhu(Game[State, Move]):
     def _read_bid(self, state: State, words: str) -> Move:
         if words in PASS_WORDS:
             return PASS
+        bid = BID.fullmatch(words)
         if state.mode == CALL:
             if words in CALL_WORDS:
                 return CALL_MOVE
-            if parse_ranks(words) is not None and not words.isdigit():
+            if bid is None and parse_ranks(words) is not None:
                 raise Refusal("doudizhu.still_bidding")
             raise Refusal("doudizhu.call_how")
-        if number := re.fullmatch(r"(?:bid ?)?(\d+)", words):
-            return Move("bid", bid=int(number[1]))
+        if bid is not None:
+            number = BID_NUMBERS.get(bid["number"]) or read_number(bid["number"])
+            if number is not None:
+                return Move("bid", bid=number)
         if parse_ranks(words) is not None:
             raise Refusal("doudizhu.still_bidding")
         raise Refusal("doudizhu.bid_how", least=highest_bid(state) + 1)
@@ -294,26 +303,34 @@ class DouDizhu(Game[State, Move]):
         return view(state, seat)
 
     def text(self, view: DdzView, tr: Translate) -> str:
-        lines = []
-        bottom = " ".join(card_label(c) for c in view["bottom"]) if view["bottom"] else "? ? ?"
-        lines.append(f"[{bottom}]  bid {view['bid']}  x{view['multiplier']}")
+        """The bottom cards, bid and multiplier; a line per seat (its role, cards left and last action);
+        in a seat's view its hand, on a line that begins with the catalog's `hand_line`."""
+        bottom = " ".join(card_text(c, tr) for c in view["bottom"]) if view["bottom"] else "? ? ?"
+        if view["phase"] == "bidding" and view["mode"] == POINTS:
+            stake = tr(msg("doudizhu.label_bid", bid=view["bid"]))
+        else:  # in call mode the stake is 1 from the start
+            stake = tr(msg("doudizhu.label_stake", bid=max(1, view["bid"])))
+        lines = [f"[{bottom}]  {stake}  {tr(msg('doudizhu.label_multiplier', multiplier=view['multiplier']))}"]
+        roles = (tr(msg("doudizhu.landlord")), tr(msg("doudizhu.farmer")))
+        width = max(len(r) for r in roles)
         for seat in range(SEATS):
-            badge = "地主" if view["landlord"] == seat else ("农民" if view["landlord"] is not None else "")
+            badge = "" if view["landlord"] is None else roles[0] if view["landlord"] == seat else roles[1]
             mark = "▶" if view["turn"] == seat else " "
             last = view["recent"][seat]
-            shown = "" if last is None else ("pass" if not last else " ".join(card_label(c) for c in last))
+            shown = "" if last is None else (tr(msg("doudizhu.label_pass")) if not last else cards_text(last, tr))
             if view["phase"] == "bidding":
                 said = [b for s, b in view["bids"] if s == seat]
-                shown = "" if not said else ("pass" if not said[0] else ("call" if view["mode"] == CALL
-                                                                          else f"bid {said[0]}"))
-            lines.append(f"{mark}{seat + 1} {badge:2} [{view['counts'][seat]:2}]  {shown}")
+                shown = "" if not said else tr(
+                    msg("doudizhu.label_no_bid") if not said[0]
+                    else msg("doudizhu.label_call") if view["mode"] == CALL else msg("doudizhu.label_bid", bid=said[0]))
+            lines.append(f"{mark}{seat + 1} {badge.ljust(width)} [{view['counts'][seat]:2}]  {shown}".rstrip())
         hand = view.get("hand")
         if hand is not None:
-            lines.append("hand: " + " ".join(card_label(c) for c in sorted(hand, key=_sort_key)))
+            lines.append(tr(msg("doudizhu.hand_line", cards=cards_text(hand, tr))))
         return "\n".join(lines)
 
     def private_lines(self, state: State, seat: int, tr: Translate) -> list[str]:
-        return ["hand: " + " ".join(card_label(c) for c in sorted(state.hands[seat], key=_sort_key))]
+        return [tr(msg("doudizhu.hand_line", cards=cards_text(state.hands[seat], tr)))]
 
     # --- storing -----------------------------------------------------------------
     def to_json(self, state: State) -> JSON:
@@ -349,8 +366,16 @@ class DouDizhu(Game[State, Move]):
         return ai.choose(state, seat, level, limit, rng)
 
 
-def _sort_key(card: int) -> tuple[int, int]:
-    return rank_of(card), card
+def card_text(card: int, tr: Translate) -> str:
+    """`10♥`, `A♠`; the jokers in the reader's language (`BJ`, `小王`)."""
+    if card >= 52:
+        return tr(msg("doudizhu.card_" + LABELS[rank_of(card)]))
+    return card_label(card)
+
+
+def cards_text(cards: Iterable[int], tr: Translate) -> str:
+    """Cards low to high, as `card_text` writes them."""
+    return " ".join(card_text(c, tr) for c in sorted(cards, key=lambda c: (rank_of(c), c)))
 
 
 __all__ = ["CALL", "PASS", "POINTS", "DouDizhu", "Move", "State"]
