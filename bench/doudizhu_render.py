@@ -1,4 +1,5 @@
-"""Dou Dizhu picture figures: render time and PNG sizes (public table and a private hand).
+"""Dou Dizhu picture figures: render time (CPU seconds, so a busy machine does not change them) and PNG
+sizes (public table and a private hand).
 
     .venv/bin/python -m bench.doudizhu_render
 """
@@ -10,7 +11,7 @@ import statistics
 import time
 
 from bot.i18n import Translator
-from engines.doudizhu import DouDizhu, State, ai
+from engines.doudizhu import DouDizhu, State
 from render.base import RenderContext
 from render.doudizhu import render
 
@@ -26,7 +27,7 @@ def positions(games: int = 6) -> list[State]:
         state = GAME.new_state({"mode": "points"}, 3, seed)
         out.append(state)
         while (seat := GAME.to_move(state)) is not None:
-            state = GAME.apply(state, seat, ai.choose(GAME.view(state, seat), "easy", rng))
+            state = GAME.apply(state, seat, GAME.ai(state, seat, "easy", GAME.levels["easy"], rng).move)
             out.append(state)
     return out
 
@@ -44,9 +45,9 @@ def figures() -> list[str]:
             ctx = RenderContext(NAMES, GAME.to_move(state), GAME.outcome(state), tr, viewer=viewer,
                                 ai_seats=frozenset({2}))
             view = GAME.view(state, viewer)
-            started = time.perf_counter()
+            started = time.process_time()
             data = render(view, ctx)
-            times.append(time.perf_counter() - started)
+            times.append(time.process_time() - started)
             sizes.append(len(data))
         median, p95 = statistics.median(times), sorted(times)[int(0.95 * len(times))]
         size_ok = "PASS" if max(sizes) < 200 * 1024 else "FAIL"

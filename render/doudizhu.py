@@ -11,8 +11,9 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engines.base import JSON, msg
+from engines.base import msg
 from engines.doudizhu.cards import BLACK_JOKER, LABELS, RED_JOKER, SUITS, rank_of, suit_of
+from engines.doudizhu.state import DdzPrivateView, DdzView
 from render.base import RenderContext, png
 from render.header import SEAT_COLOURS, draw_players, draw_status
 from render.text import draw_text, fit
@@ -113,7 +114,7 @@ def fan(image: Image.Image, cards: list[int], size: tuple[int, int], left: float
 # --- the picture ----------------------------------------------------------------------------
 
 
-def render(view: JSON, ctx: RenderContext) -> bytes:
+def render(view: DdzView | DdzPrivateView, ctx: RenderContext) -> bytes:
     viewer = ctx.viewer
     hand: list[int] | None = view.get("hand") if viewer is not None else None
     hand_height = 150 if hand is not None else 0
@@ -146,7 +147,7 @@ def render(view: JSON, ctx: RenderContext) -> bytes:
     return png(image)
 
 
-def _draw_bottom(image: Image.Image, view: JSON, ctx: RenderContext, top: int) -> None:
+def _draw_bottom(image: Image.Image, view: DdzView | DdzPrivateView, ctx: RenderContext, top: int) -> None:
     draw_text(image, (24, top + 22), ctx.tr(msg("doudizhu.label_bottom")), 20, MUTED, True, "lm")
     bottom = view["bottom"]
     x = 24
@@ -154,8 +155,10 @@ def _draw_bottom(image: Image.Image, view: JSON, ctx: RenderContext, top: int) -
         sprite = card_image(bottom[i], SMALL) if bottom else card_back(SMALL)
         image.paste(sprite, (x + i * (SMALL[0] + 6), top + 36), sprite)
     right = WIDTH - 24
-    key = "doudizhu.label_bid" if view["phase"] == "bidding" else "doudizhu.label_stake"
-    stake = ctx.tr(msg(key, bid=view["bid"]))
+    if view["phase"] == "bidding" and view["mode"] == "points":
+        stake = ctx.tr(msg("doudizhu.label_bid", bid=view["bid"]))
+    else:  # in call mode the stake is 1 from the start
+        stake = ctx.tr(msg("doudizhu.label_stake", bid=max(1, view["bid"])))
     mult = ctx.tr(msg("doudizhu.label_multiplier", multiplier=view["multiplier"]))
     draw_text(image, (right, top + 40), mult, 40, GOLD, True, "rm")
     draw_text(image, (right, top + 82), stake, 22, LIGHT, True, "rm")
@@ -173,7 +176,7 @@ def _role_badge(image: Image.Image, ctx: RenderContext, landlord: bool, x: float
     return x + w
 
 
-def _draw_seat(image: Image.Image, view: JSON, ctx: RenderContext, seat: int, top: int) -> None:
+def _draw_seat(image: Image.Image, view: DdzView | DdzPrivateView, ctx: RenderContext, seat: int, top: int) -> None:
     draw = ImageDraw.Draw(image)
     turn = view["turn"] == seat
     trick = view["trick"]
@@ -228,7 +231,7 @@ def _draw_seat(image: Image.Image, view: JSON, ctx: RenderContext, seat: int, to
         draw_text(image, (area_left + 10, top + ROW / 2), said, 24, MUTED, True, "lm")
 
 
-def _draw_counter(image: Image.Image, view: JSON, ctx: RenderContext, top: int) -> None:
+def _draw_counter(image: Image.Image, view: DdzView | DdzPrivateView, ctx: RenderContext, top: int) -> None:
     """How many cards of each rank nobody has played (private: and that are not in the viewer's hand)."""
     counts = view.get("unseen") if ctx.viewer is not None and view.get("unseen") else view["remaining"]
     key = "doudizhu.label_unseen" if ctx.viewer is not None and view.get("unseen") else "doudizhu.label_left"
@@ -237,7 +240,7 @@ def _draw_counter(image: Image.Image, view: JSON, ctx: RenderContext, top: int) 
     for rank in range(15):
         x = 24 + rank * cell
         n = counts[rank]
-        label = LABELS[rank]
+        label = ctx.tr(msg("doudizhu.card_" + LABELS[rank])) if rank >= BLACK_JOKER else LABELS[rank]
         colour = RED if rank == RED_JOKER else INK
         fill = "#f4f1e8" if n else "#7fa894"
         ImageDraw.Draw(image).rounded_rectangle((x + 2, top + 22, x + cell - 2, top + 66), radius=6, fill=fill)

@@ -1,14 +1,12 @@
-"""The Dou Dizhu AI: bidding, play at three levels, and two benchmark opponents.
+"""The Dou Dizhu AI: bidding and play at three levels.
 
-Everything here works from what one seat may see — its view (`DouDizhu.view(state,
-seat)`): its own hand, the card counts, the bottom cards and every card played.
-`choose(view, level, rng, budget)` returns the seat's move (`choose_for_state(state, seat, level)`
-does the same from a state, through the seat's view); `random_player` and
-`rule_player` are the benchmark opponents (random legal play; lead the lowest
-group, answer with the smallest play that beats).
+Everything here works from what one seat may see — its private view
+(`state.view(state, seat)`): its own hand, the card counts, the bottom cards and
+every card played. `choose(state, seat, level, limit, rng)` builds that view and
+hands the AI nothing else.
 
-- Bidding: the seed's hand value — the best split's play values minus a cost per
-  hand (手数) — against thresholds; a hopeless hand never bids.
+- Bidding: the hand's value — the best split's play values minus a cost per
+  hand (手数), plus its 2s and jokers — against thresholds; a hopeless hand never bids.
 - easy: plays the groups of its best split, the lowest first; answers from them;
   a bomb only against a player about to go out; now and then a careless move.
 - normal: scores every candidate by the split of what would be left, counts the
@@ -29,7 +27,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from math import comb
 
-from engines.base import JSON
+from engines.base import AIInfo, AIResult, Limit
 from engines.doudizhu.cards import (
     BLACK_JOKER,
     RANKS,
@@ -40,7 +38,6 @@ from engines.doudizhu.cards import (
     rank_of,
     ranks_of_counts,
 )
-from engines.doudizhu.game import CALL, PASS, DouDizhu, Move, State
 from engines.doudizhu.plan import HAND_COST, Plan, group_value, minus, plan
 from engines.doudizhu.rules import (
     BOMB,
@@ -56,6 +53,7 @@ from engines.doudizhu.rules import (
     has_answer,
 )
 from engines.doudizhu.solver import OutOfNodes, Solver
+from engines.doudizhu.state import CALL, PASS, DdzPrivateView, Move, State, view
 
 # --- what a seat knows ----------------------------------------------------------------------
 
@@ -93,7 +91,8 @@ class Knowledge:
         return [self.landlord] if self.landlord is not None else []
 
 
-def knowledge(view: JSON) -> Knowledge:
+def knowledge(view: DdzPrivateView) -> Knowledge:
+    """What the seat whose private view this is knows."""
     seat = view["seat"]
     hand = counts_of_cards(view["hand"])
     unseen = tuple(view["unseen"])
@@ -135,7 +134,7 @@ CALL_THRESHOLD = -40.0
 
 
 def hand_strength(hand: Counts) -> float:
-    """The seed's hand value: play-type values minus a cost per hand of the best split, plus controls."""
+    """The hand's value: play-type values minus a cost per hand of the best split, plus controls."""
     split = plan(hand)
     controls = hand[TWO] + 1.5 * hand[BLACK_JOKER] + 2 * hand[RED_JOKER]
     return split.score + 2.0 * controls
@@ -571,71 +570,30 @@ def _world_count(k: Knowledge) -> int:
     return comb(sum(k.unseen), k.counts[(k.seat + 1) % 3])
 
 
-# --- the entry points ----------------------------------------------------------------------
+# --- the entry point --------------------------------------------------------------------------
 
 
-def choose(view: JSON, level: str, rng: random.Random, budget: float = 1.0) -> Move:
-    """The move of the seat whose private view this is, at `level` ("easy", "normal", "hard")."""
+def choose(state: State, seat: int, level: str, limit: Limit, rng: random.Random) -> AIResult[Move]:
+    """The move of `seat` (the seat to move) at `level` ("easy", "normal", "hard"). The AI is handed
+    only `seat`'s own view of the state, never the other hands."""
+    return decide(view(state, seat), level, limit, rng)
+
+
+def decide(seen: DdzPrivateView, level: str, limit: Limit, rng: random.Random) -> AIResult[Move]:
+    """The move of the seat whose private view `seen` is."""
     started = time.perf_counter()
-    k = knowledge(view)
+    budget = limit.seconds
+    k = knowledge(seen)
     if k.bidding:
-        return choose_bid(k, level, rng)
+        return AIResult(choose_bid(k, level, rng), AIInfo(reason="bid"))
     if level == "easy":
-        return to_move(easy_play(k, rng))
+        return AIResult(to_move(easy_play(k, rng)))
     if level == "hard":
-        return to_move(hard_play(k, rng, budget, started))
+        return AIResult(to_move(hard_play(k, rng, budget, started)))
     solved = endgame(k, rng, 14, 20, 8_000, started + budget * 0.5)
     if solved not in ("unknown", "lost"):
-        return to_move(solved)  # type: ignore[arg-type]
-    return to_move(normal_lead(k) if k.trick is None else normal_follow(k))
+        return AIResult(to_move(solved))  # type: ignore[arg-type]
+    return AIResult(to_move(normal_lead(k) if k.trick is None else normal_follow(k)))
 
 
-def choose_for_state(state: State, seat: int, level: str = "normal", rng: random.Random | None = None,
-                     budget: float | None = None) -> Move:
-    """The same from a game state: the AI is handed only `seat`'s view of it, never the other hands."""
-    game = DouDizhu()
-    budget = game.ai_budget[level] if budget is None else budget
-    return choose(game.view(state, seat), level, rng or random.Random(0), budget)
-
-
-def random_player(view: JSON, rng: random.Random) -> Move:
-    """Benchmark (a): a uniformly random legal move (bids too)."""
-    k = knowledge(view)
-    if k.bidding:
-        if k.mode == CALL:
-            return rng.choice([Move("call"), PASS])
-        return rng.choice([PASS] + [Move("bid", bid=b) for b in range(k.bid + 1, 4)])
-    if k.trick is None:
-        return to_move(rng.choice(all_plays(k.hand)))
-    return to_move(rng.choice([None, *answers(k.hand, k.trick[1])]))
-
-
-def rule_player(view: JSON, rng: random.Random) -> Move:
-    """Benchmark (b): lead all cards of the lowest rank held; answer with the smallest play that beats
-    (a bomb or the rocket only when nothing else beats); never beat its partner; bid 1 with two or more
-    of 2s and jokers."""
-    k = knowledge(view)
-    if k.bidding:
-        strong = k.hand[TWO] + k.hand[BLACK_JOKER] + k.hand[RED_JOKER] >= 2
-        if k.mode == CALL:
-            return Move("call") if strong else PASS
-        return Move("bid", bid=1) if strong and k.bid == 0 else PASS
-    if k.trick is None:
-        low = min(r for r in range(RANKS) if k.hand[r])
-        counts = [0] * RANKS
-        counts[low] = k.hand[low]
-        if low >= BLACK_JOKER and k.hand[BLACK_JOKER] and k.hand[RED_JOKER]:
-            counts[BLACK_JOKER] = counts[RED_JOKER] = 1
-        return Move("play", ranks=ranks_of_counts(counts))
-    owner, previous = k.trick
-    if owner == k.partner():
-        return PASS
-    options = answers(k.hand, previous)
-    if not options:
-        return PASS
-    best = min(options, key=lambda p: (p.combo.kind == ROCKET, p.combo.kind == BOMB, p.combo.rank,
-                                       ranks_of_counts(p.counts)))
-    return to_move(best)
-
-
-__all__ = ["Knowledge", "choose", "choose_for_state", "hand_strength", "knowledge", "random_player", "rule_player"]
+__all__ = ["Knowledge", "choose", "decide", "hand_strength", "knowledge"]

@@ -21,9 +21,14 @@ DECK_COUNTS = (4,) * 13 + (1, 1)
 
 Counts = tuple[int, ...]
 
-# What people type for one rank (upper-cased first). "10" and "T" are both ten.
-_TOKEN = re.compile(r"10|BJ|RJ|小王|大王|[2-9TJQKA]")
-_ALIASES = {"T": TEN, "10": TEN, "BJ": BLACK_JOKER, "RJ": RED_JOKER, "小王": BLACK_JOKER, "大王": RED_JOKER}
+# What people type for one rank (upper-cased first): "10" and "T" are both ten; the Chinese rank words
+# 三 … 十 and 二 (2), 小王 and 大王 (also 小鬼, 大鬼) for the jokers, and 王炸 for both jokers at once.
+_TOKEN = re.compile(r"10|BJ|RJ|小王|大王|小鬼|大鬼|王炸|[2-9TJQKA]|[二三四五六七八九十]")
+_ALIASES: dict[str, tuple[int, ...]] = {
+    "T": (TEN,), "10": (TEN,), "BJ": (BLACK_JOKER,), "RJ": (RED_JOKER,), "小王": (BLACK_JOKER,),
+    "大王": (RED_JOKER,), "小鬼": (BLACK_JOKER,), "大鬼": (RED_JOKER,), "王炸": (BLACK_JOKER, RED_JOKER),
+    **{word: (rank,) for rank, word in enumerate("三四五六七八九十")}, "二": (TWO,),
+}
 _SEPARATORS = re.compile(r"[\s,，、+/]+")
 
 
@@ -56,7 +61,8 @@ def ranks_of_counts(counts: Sequence[int]) -> tuple[int, ...]:
 
 
 def parse_ranks(text: str) -> tuple[int, ...] | None:
-    """`33344`, `3 3 3 4 4`, `10 J Q K A`, `tjqka`, `BJ RJ`, `小王大王` -> sorted ranks; None if unreadable."""
+    """`33344`, `3 3 3 4 4`, `10 J Q K A`, `tjqka`, `BJ RJ`, `小王大王`, `三三三四四` -> sorted ranks;
+    None if unreadable."""
     compact = _SEPARATORS.sub("", text.upper())
     if not compact:
         return None
@@ -67,7 +73,7 @@ def parse_ranks(text: str) -> tuple[int, ...] | None:
         if match is None:
             return None
         token = match.group()
-        ranks.append(_ALIASES[token] if token in _ALIASES else LABELS.index(token))
+        ranks.extend(_ALIASES.get(token) or (LABELS.index(token),))
         pos = match.end()
     return tuple(sorted(ranks))
 

@@ -1,18 +1,20 @@
 """Dou Dizhu (斗地主): one deck, three seats, bidding, a landlord against two farmers.
 
-The state keeps every seat's cards (the host stores it privately); what anyone
-may see comes out of `view`: the public view has card counts, the cards played
-and, once the landlord is known, the bottom cards — never a hand. A seat's view
-adds that seat's own hand.
+The rules a player meets: reading what people type (`parse_move`, the one judge
+of what is legal), playing it (`apply`), the settlement (`outcome`), the
+sentences that announce moves, and the text board. The state and the views are
+in `state`, the play types in `rules`, the AI in `ai`.
 """
 
 from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass, replace
+from collections.abc import Iterable
+from dataclasses import replace
 
-from engines.base import JSON, AIResult, Game, Limit, Msg, Option, Outcome, Refusal, Translate, msg
+from engines.base import JSON, AIResult, Game, Limit, Msg, Option, Outcome, Refusal, Translate, msg, read_number
+from engines.doudizhu import ai
 from engines.doudizhu.cards import (
     JACK,
     LABELS,
@@ -37,114 +39,35 @@ from engines.doudizhu.rules import (
     beats,
     classify,
 )
+from engines.doudizhu.state import (
+    CALL,
+    CALL_MOVE,
+    PASS,
+    POINTS,
+    SEATS,
+    DdzPrivateView,
+    DdzView,
+    Move,
+    State,
+    bidding_over,
+    deal_cards,
+    highest_bid,
+    multiplier,
+    seat_to_move,
+    settlement,
+    spring,
+    trick,
+    view,
+)
 
-SEATS = 3
-POINTS, CALL = "points", "call"
 MODES = {POINTS: POINTS, CALL: CALL, "bid": POINTS, "叫分": POINTS, "叫地主": CALL}
+# What players type, in English and in Chinese (after the host's NFKC: full-width letters and digits
+# arrive as ASCII). Cards are read by `cards.parse_ranks`.
 PASS_WORDS = {"pass", "p", "no", "不要", "不出", "要不起", "过", "不叫", "不抢"}
-CALL_WORDS = {"call", "叫", "叫地主", "landlord"}
-
-
-@dataclass(frozen=True)
-class Move:
-    kind: str  # "bid", "call", "pass" or "play"
-    bid: int = 0  # 1..3 for "bid"
-    ranks: tuple[int, ...] = ()  # the cards of a "play", as sorted ranks
-
-
-PASS = Move("pass")
-CALL_MOVE = Move("call")
-
-
-@dataclass(frozen=True)
-class State:
-    mode: str  # POINTS or CALL
-    seed: int
-    deal: int  # 0 for the first deal, +1 for every redeal after all passed
-    hands: tuple[tuple[int, ...], ...]  # card ids per seat, sorted
-    bottom: tuple[int, ...]  # the 3 bottom cards (also in the landlord's hand once known)
-    first_bidder: int
-    bids: tuple[int, ...] = ()  # this deal's bids in order from first_bidder: 0 pass, 1..3 (call mode: 1 = call)
-    landlord: int | None = None
-    base: int = 0  # the winning bid (call mode: 1)
-    plays: tuple[tuple[int, tuple[int, ...]], ...] = ()  # (seat, card ids) in play order; () is a pass
-
-
-def deal_cards(seed: int, deal: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], int]:
-    """The hands, bottom cards and first bidder of deal number `deal` of the game seeded `seed`."""
-    rng = random.Random(f"doudizhu:{seed}:{deal}")
-    deck = list(range(54))
-    rng.shuffle(deck)
-    hands = tuple(tuple(sorted(deck[17 * i : 17 * (i + 1)])) for i in range(SEATS))
-    return hands, tuple(sorted(deck[51:])), rng.randrange(SEATS)
-
-
-# --- derived facts ------------------------------------------------------------------------
-
-
-def bidding_over(state: State) -> bool:
-    return state.landlord is not None
-
-
-def highest_bid(state: State) -> int:
-    return max(state.bids, default=0)
-
-
-def trick(state: State) -> tuple[int, tuple[int, ...], Combo] | None:
-    """The play to beat (seat, cards, combo), or None when the seat to move leads."""
-    if not state.plays:
-        return None
-    for back, (seat, cards) in enumerate(reversed(state.plays)):
-        if cards:
-            if back >= SEATS - 1:  # the two others passed: its player leads again
-                return None
-            combo = classify(counts_of_cards(cards))
-            assert combo is not None
-            return seat, cards, combo
-    return None
-
-
-def bombs_played(state: State) -> int:
-    return sum(1 for _, cards in state.plays if cards and _is_bomb(cards))
-
-
-def _is_bomb(cards: tuple[int, ...]) -> bool:
-    combo = classify(counts_of_cards(cards))
-    return combo is not None and combo.kind in (BOMB, ROCKET)
-
-
-def winner(state: State) -> int | None:
-    for seat, hand in enumerate(state.hands):
-        if not hand and state.landlord is not None:
-            return seat
-    return None
-
-
-def spring(state: State) -> str | None:
-    """"spring" (the farmers never played), "anti_spring" (the landlord played once) or None; game over only."""
-    out = winner(state)
-    if out is None or state.landlord is None:
-        return None
-    made = [sum(1 for s, cards in state.plays if s == seat and cards) for seat in range(SEATS)]
-    if out == state.landlord and all(made[s] == 0 for s in range(SEATS) if s != state.landlord):
-        return "spring"
-    if out != state.landlord and made[state.landlord] == 1:
-        return "anti_spring"
-    return None
-
-
-def multiplier(state: State) -> int:
-    return 2 ** (bombs_played(state) + (1 if spring(state) else 0))
-
-
-def seat_to_move(state: State) -> int | None:
-    if winner(state) is not None:
-        return None
-    if state.landlord is None:
-        return (state.first_bidder + len(state.bids)) % SEATS
-    if not state.plays:
-        return state.landlord
-    return (state.plays[-1][0] + 1) % SEATS
+CALL_WORDS = {"call", "叫", "叫地主", "抢地主", "landlord"}
+# A bid: `bid 2`, `2`, `2分`, `叫2分`, `二分`.
+BID = re.compile(r"(?P<word>bid|叫)? ?(?P<number>[0-9]+|[一二两三]) ?(?P<points>分)?")
+BID_NUMBERS = {"一": 1, "二": 2, "两": 2, "三": 3}
 
 
 def combo_msg(combo: Combo) -> Msg:
@@ -197,14 +120,12 @@ class DouDizhu(Game[State, Move]):
         return seat_to_move(state)
 
     def parse_move(self, state: State, seat: int, text: str) -> Move:
-        if self.to_move(state) != seat:
-            raise Refusal("host.not_your_turn")
         words = " ".join(text.lower().split())
         if not bidding_over(state):
             move = self._read_bid(state, words)
         elif words in PASS_WORDS:
             move = PASS
-        elif words.startswith("bid") or words in CALL_WORDS:
+        elif words in CALL_WORDS or ((bid := BID.fullmatch(words)) and (bid["word"] or bid["points"])):
             raise Refusal("doudizhu.bidding_over")
         else:
             ranks = parse_ranks(text)
@@ -217,21 +138,23 @@ class DouDizhu(Game[State, Move]):
     def _read_bid(self, state: State, words: str) -> Move:
         if words in PASS_WORDS:
             return PASS
+        bid = BID.fullmatch(words)
         if state.mode == CALL:
             if words in CALL_WORDS:
                 return CALL_MOVE
-            if parse_ranks(words) is not None and not words.isdigit():
+            if bid is None and parse_ranks(words) is not None:
                 raise Refusal("doudizhu.still_bidding")
             raise Refusal("doudizhu.call_how")
-        if number := re.fullmatch(r"(?:bid ?)?(\d+)", words):
-            return Move("bid", bid=int(number[1]))
+        if bid is not None:
+            number = BID_NUMBERS.get(bid["number"]) or read_number(bid["number"])
+            if number is not None:
+                return Move("bid", bid=number)
         if parse_ranks(words) is not None:
             raise Refusal("doudizhu.still_bidding")
         raise Refusal("doudizhu.bid_how", least=highest_bid(state) + 1)
 
     def _check(self, state: State, seat: int, move: Move) -> None:
-        if self.to_move(state) != seat:
-            raise Refusal("host.not_your_turn")
+        """Refuse `move` of `seat` (the seat to move) unless the rules allow it."""
         if not bidding_over(state):
             if move.kind == "play":
                 raise Refusal("doudizhu.still_bidding")
@@ -292,7 +215,6 @@ class DouDizhu(Game[State, Move]):
         return moves if current is None else [PASS, *moves]
 
     def apply(self, state: State, seat: int, move: Move) -> State:
-        self._check(state, seat, move)
         if not bidding_over(state):
             return self._after_bid(state, move)
         if move.kind == "pass":
@@ -322,20 +244,15 @@ class DouDizhu(Game[State, Move]):
         return replace(state, bids=bids)
 
     def outcome(self, state: State) -> Outcome | None:
-        out = winner(state)
-        if out is None or state.landlord is None:
+        scores = settlement(state)
+        if scores is None or state.landlord is None:
             return None
-        landlord_won = out == state.landlord
-        stake = state.base * multiplier(state)
-        scores = tuple(
-            (2 * stake if landlord_won else -2 * stake) if s == state.landlord else (-stake if landlord_won else stake)
-            for s in range(SEATS)
-        )
+        landlord_won = scores[state.landlord] > 0
         ranks = tuple(1 if (s == state.landlord) == landlord_won else 2 for s in range(SEATS))
         kind = spring(state) or "plain"
         side = "landlord" if landlord_won else "farmers"
         return Outcome(ranks, msg(f"doudizhu.end_{side}_{kind}", base=state.base, multiplier=multiplier(state),
-                                  stake=stake), scores)
+                                  stake=state.base * multiplier(state)), scores)
 
     def forfeit(self, state: State, seats: int, seat: int, reason: Msg) -> Outcome:
         """Whoever leaves pays the stake so far (the bid, at least 1, times the bombs' doubling)
@@ -382,68 +299,38 @@ class DouDizhu(Game[State, Move]):
         return []
 
     # --- showing -----------------------------------------------------------------
-    def view(self, state: State, seat: int | None) -> JSON:
-        current = trick(state)
-        played = [c for _, cards in state.plays for c in cards]
-        remaining = [4] * 13 + [1, 1]
-        for card in played:
-            remaining[rank_of(card)] -= 1
-        recent: list[JSON] = [None] * SEATS
-        for s, cards in state.plays[-SEATS:]:
-            recent[s] = list(cards)
-        to_move = self.to_move(state)
-        result = self.outcome(state)
-        view: JSON = {
-            "mode": state.mode,
-            "deal": state.deal,
-            "phase": "bidding" if not bidding_over(state) else ("over" if result else "playing"),
-            "first_bidder": state.first_bidder,
-            "bids": [[(state.first_bidder + i) % SEATS, b] for i, b in enumerate(state.bids)],
-            "bid": state.base if bidding_over(state) else highest_bid(state),
-            "landlord": state.landlord,
-            "bottom": list(state.bottom) if bidding_over(state) else None,
-            "counts": [len(h) for h in state.hands],
-            "turn": to_move,
-            "lead": to_move is not None and bidding_over(state) and current is None,
-            "trick": None
-            if current is None
-            else {"seat": current[0], "cards": list(current[1]), "kind": current[2].kind, "rank": current[2].rank,
-                  "chain": current[2].chain},
-            "recent": recent,
-            "history": [[s, list(cards)] for s, cards in state.plays],
-            "remaining": remaining,
-            "bombs": bombs_played(state),
-            "spring": spring(state),
-            "multiplier": multiplier(state),
-            "scores": list(result.scores) if result and result.scores else None,
-            "seat": seat,
-        }
-        if seat is not None:
-            hand = list(state.hands[seat])
-            view["hand"] = hand
-            view["unseen"] = [n - c for n, c in zip(remaining, counts_of_cards(hand), strict=True)]
-        return view
+    def view(self, state: State, seat: int | None) -> DdzView | DdzPrivateView:
+        return view(state, seat)
 
-    def text(self, view: JSON, tr: Translate) -> str:
-        lines = []
-        bottom = " ".join(card_label(c) for c in view["bottom"]) if view["bottom"] else "? ? ?"
-        lines.append(f"[{bottom}]  bid {view['bid']}  x{view['multiplier']}")
+    def text(self, view: DdzView, tr: Translate) -> str:
+        """The bottom cards, bid and multiplier; a line per seat (its role, cards left and last action);
+        in a seat's view its hand, on a line that begins with the catalog's `hand_line`."""
+        bottom = " ".join(card_text(c, tr) for c in view["bottom"]) if view["bottom"] else "? ? ?"
+        if view["phase"] == "bidding" and view["mode"] == POINTS:
+            stake = tr(msg("doudizhu.label_bid", bid=view["bid"]))
+        else:  # in call mode the stake is 1 from the start
+            stake = tr(msg("doudizhu.label_stake", bid=max(1, view["bid"])))
+        lines = [f"[{bottom}]  {stake}  {tr(msg('doudizhu.label_multiplier', multiplier=view['multiplier']))}"]
+        roles = (tr(msg("doudizhu.landlord")), tr(msg("doudizhu.farmer")))
+        width = max(len(r) for r in roles)
         for seat in range(SEATS):
-            badge = "地主" if view["landlord"] == seat else ("农民" if view["landlord"] is not None else "")
+            badge = "" if view["landlord"] is None else roles[0] if view["landlord"] == seat else roles[1]
             mark = "▶" if view["turn"] == seat else " "
             last = view["recent"][seat]
-            shown = "" if last is None else ("pass" if not last else " ".join(card_label(c) for c in last))
+            shown = "" if last is None else (tr(msg("doudizhu.label_pass")) if not last else cards_text(last, tr))
             if view["phase"] == "bidding":
                 said = [b for s, b in view["bids"] if s == seat]
-                shown = "" if not said else ("pass" if not said[0] else ("call" if view["mode"] == CALL
-                                                                          else f"bid {said[0]}"))
-            lines.append(f"{mark}{seat + 1} {badge:2} [{view['counts'][seat]:2}]  {shown}")
-        if view.get("hand") is not None:
-            lines.append("hand: " + " ".join(card_label(c) for c in sorted(view["hand"], key=_sort_key)))
+                shown = "" if not said else tr(
+                    msg("doudizhu.label_no_bid") if not said[0]
+                    else msg("doudizhu.label_call") if view["mode"] == CALL else msg("doudizhu.label_bid", bid=said[0]))
+            lines.append(f"{mark}{seat + 1} {badge.ljust(width)} [{view['counts'][seat]:2}]  {shown}".rstrip())
+        hand = view.get("hand")
+        if hand is not None:
+            lines.append(tr(msg("doudizhu.hand_line", cards=cards_text(hand, tr))))
         return "\n".join(lines)
 
     def private_lines(self, state: State, seat: int, tr: Translate) -> list[str]:
-        return ["hand: " + " ".join(card_label(c) for c in sorted(state.hands[seat], key=_sort_key))]
+        return [tr(msg("doudizhu.hand_line", cards=cards_text(state.hands[seat], tr)))]
 
     # --- storing -----------------------------------------------------------------
     def to_json(self, state: State) -> JSON:
@@ -476,13 +363,19 @@ class DouDizhu(Game[State, Move]):
 
     # --- the AI ------------------------------------------------------------------
     def ai(self, state: State, seat: int, level: str, limit: Limit, rng: random.Random) -> AIResult[Move]:
-        from engines.doudizhu.ai import choose
-
-        return AIResult(choose(self.view(state, seat), level, rng, limit.seconds))
+        return ai.choose(state, seat, level, limit, rng)
 
 
-def _sort_key(card: int) -> tuple[int, int]:
-    return rank_of(card), card
+def card_text(card: int, tr: Translate) -> str:
+    """`10♥`, `A♠`; the jokers in the reader's language (`BJ`, `小王`)."""
+    if card >= 52:
+        return tr(msg("doudizhu.card_" + LABELS[rank_of(card)]))
+    return card_label(card)
+
+
+def cards_text(cards: Iterable[int], tr: Translate) -> str:
+    """Cards low to high, as `card_text` writes them."""
+    return " ".join(card_text(c, tr) for c in sorted(cards, key=lambda c: (rank_of(c), c)))
 
 
 __all__ = ["CALL", "PASS", "POINTS", "DouDizhu", "Move", "State"]

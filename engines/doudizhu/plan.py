@@ -1,8 +1,8 @@
 """Splitting a hand into plays (拆牌): the split that needs the fewest turns and keeps the strongest cards.
 
-The score of a split follows the seed's idea: every play type has a value (its
-rank, more for bombs and the rocket) and every hand (手数, a turn needed to
-play the cards out) costs `HAND_COST`. The search is exact over every way of
+The score of a split: every play type has a value (its rank, more for bombs
+and the rocket) and every hand (手数, a turn needed to play the cards out)
+costs `HAND_COST`. The search is exact over every way of
 taking chains (straights, pair chains, trio chains) out of the hand — a
 20-card hand has about 20 such choices on average and a few hundred at most —
 and the rest is grouped by rank, trios and airplanes taking the lowest singles

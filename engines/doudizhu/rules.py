@@ -1,6 +1,8 @@
-"""Play types, the classifier, comparison and the generator of legal plays (games.md).
+"""Play types, the classifier, comparison and the generator of legal plays.
 
-Reading of games.md where it leaves room (also stated in the rules text):
+The play types are the usual ones (single, pair, three, three with a single or a
+pair, straight, pair chain, trio chain, airplanes, four with two, bomb, rocket).
+Where house rules differ, these hold (and the rules text says so):
 - single wings of an airplane are cards of ranks outside the trios with at most
   two of a rank (a pair may be among them, three or four of a kind may not) and
   not both jokers; pair wings are pairs of different ranks (jokers are no pair);
@@ -102,7 +104,8 @@ def classify(counts: Sequence[int]) -> Combo | None:
 
 
 def beats(play: Combo, previous: Combo) -> bool:
-    """Whether `play` may be played on `previous` (games.md: same type and size and higher; bombs; the rocket)."""
+    """Whether `play` may be played on `previous`: the same type and size and higher; a bomb on anything but a
+    higher bomb or the rocket; the rocket on anything."""
     if play.kind == ROCKET:
         return True
     if previous.kind == ROCKET:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import random
 import re
+import string
 import tomllib
+import unicodedata
 from dataclasses import replace
 from pathlib import Path
 
@@ -15,8 +17,8 @@ from bot.i18n import Translator
 from engines.base import Msg, Refusal
 from engines.doudizhu import DouDizhu, Move, State
 from engines.doudizhu.cards import LABELS, counts_of_cards, parse_ranks, rank_of
-from engines.doudizhu.game import PASS, deal_cards
 from engines.doudizhu.rules import KINDS
+from engines.doudizhu.state import PASS, deal_cards
 
 GAME = DouDizhu()
 tr = Translator()
@@ -170,7 +172,6 @@ def test_refusals_say_why() -> None:
     assert refusal(state, 0, "57") == "That is not a valid play."
     assert refusal(state, 0, "xyz").startswith("I can't read “xyz” as cards")
     assert refusal(state, 0, "bid 2") == "The bidding is over: play cards or pass."
-    assert refusal(state, 1, "9") == "It is not your turn."
     state = play(state, 0, "99".replace("9", "5"))
     assert refusal(state, 1, "2") == (
         "Not the same kind: a pair of 5s is beaten only by a higher pair, a bomb or the rocket, not by a single 2.")
@@ -302,6 +303,57 @@ def test_unreadable_input(text: str) -> None:
     assert caught.value.msg.key == "doudizhu.unreadable"
 
 
+@pytest.mark.parametrize(
+    ("typed", "ranks"),
+    [
+        ("三三三四四", "3 3 3 4 4"),
+        ("十 J Q K A", "10 J Q K A"),
+        ("大王 小王", "BJ RJ"),
+        ("王炸", "BJ RJ"),
+        ("小鬼大鬼", "BJ RJ"),
+        ("二 二", "2 2"),
+        ("３３３４４", "3 3 3 4 4"),  # full-width, as typed on a Chinese keyboard
+        ("１０ Ｊ Ｑ Ｋ Ａ", "10 J Q K A"),
+        ("ＢＪ　ＲＪ", "BJ RJ"),  # and the ideographic space
+        ("3，3、3 4 4", "3 3 3 4 4"),
+    ],
+)
+def test_chinese_card_input(typed: str, ranks: str) -> None:
+    """What a Chinese player types, after the host's NFKC normalisation."""
+    state = table("3 3 3 4 4 10 J Q K A 2 2 K BJ RJ", "5", "6")
+    move = GAME.parse_move(state, 0, unicodedata.normalize("NFKC", typed))
+    assert GAME.move_text(state, move) == ranks
+
+
+@pytest.mark.parametrize("word", ["过", "不要", "要不起", "不出", "pass"])
+def test_chinese_pass(word: str) -> None:
+    state = play(table("5 6", "6", "7"), 0, "5")
+    assert GAME.parse_move(state, 1, word) == PASS
+
+
+def test_chinese_bids() -> None:
+    points = GAME.new_state({}, 3, 11)
+    seat = GAME.to_move(points)
+    for typed, bid in (("1分", 1), ("２分", 2), ("叫3分", 3), ("三分", 3), ("二分", 2), ("bid 2分", 2)):
+        assert GAME.parse_move(points, seat, unicodedata.normalize("NFKC", typed)) == Move("bid", bid=bid)
+    assert GAME.parse_move(points, seat, "不叫") == PASS
+    with pytest.raises(Refusal) as caught:
+        GAME.parse_move(points, seat, "叫地主")  # this table bids points: say how many
+    assert caught.value.msg.key == "doudizhu.bid_how"
+    call = GAME.new_state({"mode": "call"}, 3, 11)
+    seat = GAME.to_move(call)
+    for typed in ("叫地主", "抢地主", "叫", "call"):
+        assert GAME.parse_move(call, seat, typed) == Move("call")
+    assert GAME.parse_move(call, seat, "不叫") == PASS
+    assert GAME.parse_move(call, seat, "不抢") == PASS
+    assert GAME.parse_options(["叫地主"]).options == {"mode": "call"}
+    assert GAME.parse_options(["叫分"]).options == {"mode": "points"}
+    state = table("3 4", "5", "6")
+    with pytest.raises(Refusal) as caught:
+        GAME.parse_move(state, 0, "2分")
+    assert caught.value.msg.key == "doudizhu.bidding_over"
+
+
 def test_bid_input_forms() -> None:
     state = GAME.new_state({}, 3, 11)
     seat = GAME.to_move(state)
@@ -395,11 +447,11 @@ def test_views_never_show_another_seats_hand() -> None:
 
 def test_public_text_has_no_hand() -> None:
     for state in random_game(3):
-        text = GAME.text(GAME.view(state, None))
+        text = GAME.text(GAME.view(state, None), tr)
         assert "hand" not in text
         seat = GAME.to_move(state)
         if seat is not None:
-            assert "hand:" in GAME.text(GAME.view(state, seat))
+            assert "hand:" in GAME.text(GAME.view(state, seat), tr)
 
 
 # --- catalog ---------------------------------------------------------------------------------------
@@ -419,10 +471,64 @@ def test_every_message_key_exists_in_the_catalog() -> None:
     keys |= {f"combo_{k}" for k in KINDS} | {f"kind_{k}" for k in KINDS}
     keys |= {f"rank_{label}" for label in LABELS[7:]} | {f"ranks_{label}" for label in LABELS}
     keys |= {"end_landlord_plain", "end_landlord_spring", "end_farmers_plain", "end_farmers_anti_spring"}
-    keys |= {"mode_points", "mode_call", "title", "rules"}
+    keys |= {"mode_points", "mode_call", "title", "rules", "card_BJ", "card_RJ"}
+    keys |= {"option_mode", "option_mode_points", "option_mode_call"}
     missing = sorted(k for k in keys if k not in catalog)
     assert not missing
     assert "Dou Dizhu" in catalog["title"]
+
+
+def _placeholders(template: str | dict) -> object:
+    if isinstance(template, dict):
+        return {form: _placeholders(text) for form, text in template.items()}
+    return sorted({name for _, name, _, _ in string.Formatter().parse(template) if name})
+
+
+def test_chinese_catalog_has_every_key_with_the_same_placeholders() -> None:
+    catalogs = {}
+    for language in ("en", "zh"):
+        with (ROOT / f"bot/locales/{language}/doudizhu.toml").open("rb") as f:
+            catalogs[language] = tomllib.load(f)
+    en, zh = catalogs["en"], catalogs["zh"]
+    assert sorted(en) == sorted(zh)
+    for key in en:
+        assert _placeholders(en[key]) == _placeholders(zh[key]), key
+    for language, catalog in catalogs.items():
+        assert "games.md" not in catalog["rules"] and "http" not in catalog["rules"], language
+    # Every translated value is Chinese, but for names and notation that read the same in both.
+    same = {k for k in en if en[k] == zh[k]}
+    assert same <= {f"rank_{r}" for r in ("J", "Q", "K", "A", "2", "10")} | {"label_multiplier"}, same
+
+
+def test_text_board_speaks_the_readers_language() -> None:
+    zh = Translator("zh")
+    state = table("3 4 5 5 9 9 K BJ", "6 6 7 7 Q", "4 4 10 J A RJ")
+    state = play(play(state, 0, "55"), 1, "pass")
+    english, chinese = GAME.text(GAME.view(state, 0), tr), GAME.text(GAME.view(state, 0), zh)
+    assert "Landlord" in english and "Farmer" in english and "pass" in english and "stake 1" in english
+    assert not re.search(r"[\u4e00-\u9fff]", english)  # no 地主/农民 in the English board
+    assert english.splitlines()[-1] == "hand: 3♠ 4♠ 9♠ 9♥ K♠ BJ"
+    assert "地主" in chinese and "农民" in chinese and "不要" in chinese and "底分 1" in chinese
+    assert chinese.splitlines()[-1] == "手牌：3♠ 4♠ 9♠ 9♥ K♠ 小王"
+    words = re.sub(r"10|[2-9JQKA][♠♥♣♦]", "", chinese)
+    assert not re.search(r"[A-Za-z]", words), chinese  # no English word in the Chinese board
+    assert GAME.private_lines(state, 2, zh) == ["手牌：4♥ 4♣ 10♠ J♠ A♠ 大王"]
+    assert GAME.private_lines(state, 2, tr) == ["hand: 4♥ 4♣ 10♠ J♠ A♠ RJ"]
+    bidding = GAME.new_state({}, 3, 8)
+    bidding = play(bidding, GAME.to_move(bidding), "1")
+    assert "1分" in GAME.text(GAME.view(bidding, None), zh) and "bid 1" in GAME.text(GAME.view(bidding, None), tr)
+
+
+def test_chinese_sentences() -> None:
+    zh = Translator("zh")
+    state = table("3 3 3 4 4 5", "6", "7")
+    move = GAME.parse_move(state, 0, "三三三四四")
+    assert zh(Msg("doudizhu.played", {**GAME.describe(state, 0, move).params, "name": "李"})) == "李出了三个3带一对。"
+    state = table("9 9 4", "5 5 6", "7 8 10")
+    state = play(state, 0, "99")
+    with pytest.raises(Refusal) as caught:
+        GAME.parse_move(state, 1, "55")
+    assert zh(caught.value.msg) == "太小了：一对5压不过一对9。"
 
 
 def test_describe_every_kind_of_move() -> None:

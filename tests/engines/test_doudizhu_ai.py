@@ -5,15 +5,22 @@ from __future__ import annotations
 import random
 import time
 
-from engines.doudizhu import DouDizhu, State, ai
+from engines.base import Limit
+from engines.doudizhu import DouDizhu, Move, State, ai
 from engines.doudizhu.cards import counts_of_cards, ranks_of_counts
-from engines.doudizhu.game import PASS
 from engines.doudizhu.plan import plan
+from engines.doudizhu.players import random_player, rule_player
 from engines.doudizhu.rules import classify
 from engines.doudizhu.solver import Solver
+from engines.doudizhu.state import PASS
 from tests.engines.test_doudizhu import cards, reshuffled
 
 GAME = DouDizhu()
+
+
+def think(state: State, seat: int, level: str, seconds: float, rng: random.Random) -> Move:
+    """The AI's move at `level` within `seconds`."""
+    return GAME.ai(state, seat, level, Limit(1, seconds), rng).move
 
 
 def play_out(state: State, chooser, rng: random.Random, limit: int = 500) -> tuple[State, int]:
@@ -45,9 +52,9 @@ def scrambled_start(seed: int, rng: random.Random) -> State:
 
 def test_easy_and_benchmark_players_are_always_legal() -> None:
     players = {
-        "easy": lambda s, seat, rng: GAME.ai(s, seat, "easy", 0.2, rng),
-        "random": lambda s, seat, rng: ai.random_player(GAME.view(s, seat), rng),
-        "rule": lambda s, seat, rng: ai.rule_player(GAME.view(s, seat), rng),
+        "easy": lambda s, seat, rng: think(s, seat, "easy", 0.2, rng),
+        "random": lambda s, seat, rng: random_player(GAME.view(s, seat), rng),
+        "rule": lambda s, seat, rng: rule_player(GAME.view(s, seat), rng),
     }
     total = 0
     for seed in range(90):
@@ -63,7 +70,7 @@ def test_normal_is_always_legal() -> None:
     total = 0
     for seed in range(24):
         rng = random.Random(seed)
-        end, steps = play_out(scrambled_start(seed, rng), lambda s, seat, r: GAME.ai(s, seat, "normal", 0.5, r), rng)
+        end, steps = play_out(scrambled_start(seed, rng), lambda s, seat, r: think(s, seat, "normal", 0.5, r), rng)
         assert GAME.outcome(end) is not None
         total += steps
     assert total > 700
@@ -79,12 +86,12 @@ def test_hard_is_legal_and_keeps_to_a_small_budget() -> None:
             seat = GAME.to_move(state)
             if seat is None:
                 break
-            state = GAME.apply(state, seat, GAME.ai(state, seat, "easy", 0.1, rng))
+            state = GAME.apply(state, seat, think(state, seat, "easy", 0.1, rng))
         seat = GAME.to_move(state)
         if seat is None:
             continue
         started = time.perf_counter()
-        move = GAME.ai(state, seat, "hard", 0.1, rng)
+        move = think(state, seat, "hard", 0.1, rng)
         assert time.perf_counter() - started < 1.0
         assert move in GAME.legal_moves(state, seat)
         decisions += 1
@@ -100,7 +107,7 @@ def test_endgames_are_legal() -> None:
         gone = tuple(c for c in range(54) if c not in deck)  # the rest was played earlier
         state = State("points", 1, 0, hands, hands[0][:3], 0, (1,), 0, 1, ((0, gone), (1, ()), (2, ())))
         level = ("normal", "hard")[i % 2]
-        end, _ = play_out(state, lambda s, seat, r, lv=level: GAME.ai(s, seat, lv, 0.05, r), rng)
+        end, _ = play_out(state, lambda s, seat, r, lv=level: think(s, seat, lv, 0.05, r), rng)
         assert GAME.outcome(end) is not None
 
 
@@ -113,10 +120,11 @@ def test_the_ai_sees_only_its_own_view() -> None:
             continue
         other = reshuffled(state, seat, rng)
         for level in ("easy", "normal"):
-            assert GAME.ai(state, seat, level, 0.2, random.Random(seed)) == GAME.ai(
+            assert think(state, seat, level, 0.2, random.Random(seed)) == think(
                 other, seat, level, 0.2, random.Random(seed))
-            assert ai.choose_for_state(state, seat, level, random.Random(seed), 0.2) == ai.choose(
-                GAME.view(other, seat), level, random.Random(seed), 0.2)
+            limit = Limit(1, 0.2)
+            assert ai.choose(state, seat, level, limit, random.Random(seed)) == ai.decide(
+                GAME.view(other, seat), level, limit, random.Random(seed))
 
 
 # --- judgement ------------------------------------------------------------------------------------
@@ -135,16 +143,16 @@ def test_hopeless_hands_never_bid_and_strong_hands_bid_three() -> None:
     state = State("points", 1, 0, (hopeless, strong, tuple(rest[:17])), tuple(rest[17:]), 0)
     assert ai.hand_strength(counts_of_cards(hopeless)) < ai.BID_THRESHOLDS[0] - 4  # below even easy's noise
     for level in ("easy", "normal", "hard"):
-        assert GAME.ai(state, 0, level, 0.5, rng) == PASS
+        assert think(state, 0, level, 0.5, rng) == PASS
     state = GAME.apply(state, 0, PASS)
     for level in ("normal", "hard"):
-        assert GAME.ai(state, 1, level, 0.5, rng).bid == 3
+        assert think(state, 1, level, 0.5, rng).bid == 3
     # over many deals the AI bids on some hands and passes on others, never on a hand weaker than the weakest bid
     bids = 0
     for seed in range(200):
         hand = GAME.new_state({}, 3, seed).hands[0]
         s = State("points", 1, 0, (hand, (), ()), (), 0)
-        move = GAME.ai(s, 0, "normal", 0.5, rng)
+        move = think(s, 0, "normal", 0.5, rng)
         strength = ai.hand_strength(counts_of_cards(hand))
         assert (move != PASS) == (strength >= ai.BID_THRESHOLDS[0])
         bids += move != PASS
@@ -168,7 +176,7 @@ def test_farmer_passes_on_partners_winning_play() -> None:
     state = endgame_state(("3 4 5 6 8 9 9", "K 7 7 Q", "A 10 10 J"), ((0, "3"), (1, "K")))
     assert GAME.to_move(state) == 2
     for level in ("easy", "normal", "hard"):
-        assert GAME.ai(state, 2, level, 0.3, random.Random(0)) == PASS
+        assert think(state, 2, level, 0.3, random.Random(0)) == PASS
 
 
 def test_lead_what_the_partner_can_beat() -> None:
@@ -178,7 +186,7 @@ def test_lead_what_the_partner_can_beat() -> None:
                                                                           (0, "pass")))
     assert GAME.to_move(state) == 1
     for level in ("normal", "hard"):
-        move = GAME.ai(state, 1, level, 0.5, random.Random(0))
+        move = think(state, 1, level, 0.5, random.Random(0))
         assert len(move.ranks) == 1, GAME.move_text(state, move)
 
 
@@ -220,7 +228,7 @@ def test_exact_endgame_finds_the_forced_win() -> None:
             continue
         found += 1
         for level in ("normal", "hard"):
-            assert GAME.ai(state, 0, level, 0.5, rng) in always
+            assert think(state, 0, level, 0.5, rng) in always
     assert found >= 5
 
 
@@ -247,7 +255,7 @@ def test_thousands_of_games_without_one_illegal_play() -> None:
         seats = [rng.choice(levels) for _ in range(3)]
         while (seat := GAME.to_move(state)) is not None:
             view = GAME.view(state, seat)
-            move = ai.rule_player(view, rng) if seats[seat] == "rule" else GAME.ai(state, seat, seats[seat], 0.5, rng)
+            move = rule_player(view, rng) if seats[seat] == "rule" else think(state, seat, seats[seat], 0.5, rng)
             state = GAME.apply(state, seat, GAME.parse_move(state, seat, GAME.move_text(state, move)))
         games += GAME.outcome(state) is not None
     assert games == 2000

@@ -8,7 +8,7 @@ import random
 from PIL import Image
 
 from bot.i18n import Translator
-from engines.doudizhu import DouDizhu, ai
+from engines.doudizhu import DouDizhu
 from engines.doudizhu.cards import BLACK_JOKER, RED_JOKER
 from render.base import RenderContext
 from render.doudizhu import BIG, card_image, render
@@ -18,7 +18,7 @@ tr = Translator()
 NAMES = ("Alice", "张伟", "🐉 Drache mit sehr langem Namen")
 
 
-def pictures(mode: str, seed: int):
+def pictures(mode: str, seed: int, tr: Translator = tr):
     rng = random.Random(seed)
     state = GAME.new_state({"mode": mode}, 3, seed)
     while True:
@@ -28,7 +28,7 @@ def pictures(mode: str, seed: int):
             yield state, viewer, render(GAME.view(state, viewer), ctx)
         if seat is None:
             return
-        state = GAME.apply(state, seat, ai.choose(GAME.view(state, seat), "easy", rng))
+        state = GAME.apply(state, seat, GAME.ai(state, seat, "easy", GAME.levels["easy"], rng).move)
 
 
 def test_every_phase_draws_small_pngs() -> None:
@@ -70,3 +70,24 @@ def test_card_faces_red_black_and_two_jokers() -> None:
     assert _has(red_joker, red) and not _has(black_joker, red)
     assert black_joker.tobytes() != red_joker.tobytes()
     assert BLACK_JOKER == 13 and RED_JOKER == 14
+
+
+def test_every_picture_draws_in_chinese() -> None:
+    """Bidding, play and the end, public and private, in both bidding modes, with the Chinese catalog:
+    each picture decodes as a PNG, is not blank, and differs from the English one (its labels are Chinese)."""
+    zh = Translator("zh")
+    drawn = 0
+    phases = set()
+    english = {(mode, i): data for mode, seed in (("points", 3), ("call", 4))
+               for i, (_, _, data) in enumerate(pictures(mode, seed))}
+    for mode, seed in (("points", 3), ("call", 4)):
+        for i, (state, viewer, data) in enumerate(pictures(mode, seed, zh)):
+            image = Image.open(io.BytesIO(data))
+            image.load()
+            assert image.format == "PNG" and image.width == 800
+            colours = image.convert("RGB").getcolors(maxcolors=1 << 16)
+            assert colours is None or len(colours) > 50  # not blank: cards, text, felt
+            assert data != english[(mode, i)]
+            phases.add((GAME.view(state, None)["phase"], viewer is None))
+            drawn += 1
+    assert len(phases) == 6 and drawn > 40
