@@ -15,8 +15,9 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engines.base import JSON, Outcome, msg
+from engines.base import Outcome, msg
 from engines.checkers import board as B
+from engines.checkers.state import CheckersView
 from render.base import RenderContext, png
 from render.header import HIGHLIGHT, SEAT_COLOURS, draw_players, draw_status
 from render.text import draw_text
@@ -204,7 +205,7 @@ def _path(image: Image.Image, holes: list[int], colour: str, numbered: bool = Fa
             draw_text(image, (x + left, y + top + 1), str(i), 14, fill="#ffffff", bold=True, anchor="mm")
 
 
-def _subtitle(view: JSON, ctx: RenderContext) -> str:
+def _subtitle(view: CheckersView, ctx: RenderContext) -> str:
     parts = [ctx.tr(msg("checkers.round", round=view["round"]))]
     if view["finished"]:
         places = ", ".join(f"{i + 1}. {ctx.names[s]}" for i, s in enumerate(view["finished"]))
@@ -215,14 +216,14 @@ def _subtitle(view: JSON, ctx: RenderContext) -> str:
     return " · ".join(parts)
 
 
-def render(view: JSON, ctx: RenderContext) -> bytes:
+def render(view: CheckersView, ctx: RenderContext) -> bytes:
     image = _draw(view, ctx)
     # The picture is flat colours and their anti-aliased edges: 256 colours are plenty, and
     # mapping to a palette made once per table size is quick and makes the PNG a third the size.
     return png(image.quantize(palette=_palette(tuple(view["points"])), dither=Image.Dither.NONE))
 
 
-def _draw(view: JSON, ctx: RenderContext) -> Image.Image:
+def _draw(view: CheckersView, ctx: RenderContext) -> Image.Image:
     points = tuple(view["points"])
     image = _empty_board(points).copy()
     draw = ImageDraw.Draw(image)
@@ -258,10 +259,10 @@ def _palette(points: tuple[int, ...]) -> Image.Image:
     samples = []
     for finished in (False, True):
         board = "".join(str(h % (n + 1)) if h % 3 else "0" for h in range(B.SIZE))
-        view = {
-            "points": list(points), "board": board, "seats": n, "round": 1, "idle": 0, "finished": [], "end": None,
-            "last": {"seat": n - 1, "path": ["m1", "m3", "m5", "m7"]},
-        }
+        view = CheckersView(
+            seats=n, points=list(points), board=board, turn=0, round=1, idle=0, finished=[], distance=[0] * n,
+            last={"seat": n - 1, "path": ["m1", "m3", "m5", "m7"]}, end=None,
+        )
         overlay = {"piece": "m9", "marks": ["a5", "e9", "y13", "m11"], "path": ["a13", "e13", "y5"]}
         outcome = Outcome(tuple(range(1, n + 1)), msg("checkers.end_goal")) if finished else None
         names = tuple(f"Player {s}" for s in range(n))

@@ -13,13 +13,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.i18n import Translator
 from engines.base import Refusal
-from engines.checkers import Checkers, Move
+from engines.checkers import Checkers
 from engines.checkers import board as B
-from engines.checkers.game import GOAL, ROUNDS, STALL_ROUNDS, distance
 from engines.checkers.rules import check_path, reach
+from engines.checkers.state import GOAL, ROUNDS, STALL_ROUNDS, distance
 
 G = Checkers()
+TR = Translator("en")
 ROOT = Path(__file__).resolve().parents[2]
 CATALOG = tomllib.loads((ROOT / "bot/locales/en/checkers.toml").read_text())
 TOP = [B.LABELS[h] for h in B.POINTS[3]]  # seat 0's goal with two players
@@ -170,7 +172,6 @@ def test_explicit_paths_are_checked_hop_by_hop():
 
 def test_refusals_say_why():
     state = position({"m9": 0, "k9": 1, "a5": 0})
-    assert refusal(G.parse_move, state, 1, "k9 i9") == "host.not_your_turn"
     assert refusal(G.parse_move, state, 0, "k9 i9") == "checkers.not_yours"
     assert refusal(G.parse_move, state, 0, "l10 m11") == "checkers.empty"
     assert refusal(G.parse_move, state, 0, "z9 m9") == "checkers.no_hole"
@@ -181,8 +182,6 @@ def test_refusals_say_why():
     with pytest.raises(Refusal) as info:
         G.parse_move(state, 0, "m9 q13")
     assert info.value.msg.params == {"start": "m9", "to": "q13"}
-    with pytest.raises(Refusal):
-        G.apply(state, 0, Move((H("m9"), H("q13"))))
 
 
 # --- goals ---------------------------------------------------------------------------------------
@@ -261,8 +260,6 @@ def test_with_three_players_the_game_goes_on_until_the_places_are_settled():
     outcome = G.outcome(state)
     assert outcome is not None and outcome.ranks == (1, 3, 2)
     assert G.to_move(state) is None
-    with pytest.raises(Refusal):
-        G.parse_move(state, 1, "r8 s7")
 
 
 # --- the end without a winner --------------------------------------------------------------------
@@ -408,7 +405,7 @@ def test_replaying_the_record_gives_the_same_game():
 
 def test_the_text_board_lines_up_with_the_labels():
     state = position({"m9": 0, "a5": 1, "y13": 1})
-    lines = G.text(G.view(state, None)).splitlines()
+    lines = G.text(G.view(state, None), TR).splitlines()
     header = lines[0]
     row9 = next(line for line in lines if line.startswith(" 9"))
     assert row9[header.index("m")] == "1"
@@ -442,7 +439,8 @@ def test_every_message_key_exists_in_the_catalog():
 
 def test_whoever_resigns_comes_last_and_the_rest_are_placed_by_distance() -> None:
     from engines.base import msg
-    from engines.checkers.game import Checkers, distance
+    from engines.checkers.game import Checkers
+    from engines.checkers.state import distance
 
     game = Checkers()
     state = game.new_state({}, 4, 1)
