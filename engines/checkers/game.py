@@ -43,6 +43,16 @@ from engines.checkers.state import (
     start_board,
 )
 
+# What may stand between the holes of a move: spaces and punctuation (after NFKC, which the host
+# applies to all input, full-width "，" and "－" arrive as "," and "-"; "、" and "→" stay), the
+# English "to", and the Chinese words for "to", "from", "via", "jump" and "step".
+SEPARATORS = re.compile(r"[\s,;:\-–—>→、。~]+|\bto\b|从|经过|经|跳到|走到|移到|到|至|跳|走")
+
+
+def words_of(text: str) -> list[str]:
+    """`"l4-n6-l8"`, `"L4 to L6"`, `"从l4到l6"` -> the hole names typed, lower case."""
+    return [w for w in SEPARATORS.split(text.strip().lower()) if w]
+
 
 def _ranks(state: State, without: int | None = None) -> list[int]:
     """Finishers in their order, then the others by distance to goal (equal distances share a place)."""
@@ -87,7 +97,7 @@ class Checkers(Game[State, Move]):
     def parse_move(self, state: State, seat: int, text: str) -> Move:
         """`l4 l6` (by the shortest way) or a whole path `l4-n6-l8`; refuses, saying why, any move
         the rules do not allow."""
-        words = [w for w in re.split(r"[\s,;\-–—>→]+", text.strip().lower()) if w and w != "to"]
+        words = words_of(text)
         if len(words) < 2:
             raise Refusal("checkers.how_to_move")
         holes = []
@@ -232,6 +242,7 @@ class Checkers(Game[State, Move]):
 
     def query(self, state: State, seat: int | None, name: str, args: list[str]) -> QueryAnswer:
         if name == "moves":
+            args = words_of(" ".join(args))
             if len(args) != 1:
                 raise Refusal("checkers.moves_usage")
             start = self._hole(args[0])
@@ -246,8 +257,7 @@ class Checkers(Game[State, Move]):
             )
             return QueryAnswer(text, {"piece": B.LABELS[start], "marks": labels})
         if name == "path":
-            if len(args) == 1 and re.search(r"[\s\-]", args[0]):
-                args = [w for w in re.split(r"[\s\-]+", args[0]) if w]
+            args = words_of(" ".join(args))
             if len(args) != 2:
                 raise Refusal("checkers.path_usage")
             start, to = self._hole(args[0]), self._hole(args[1])
