@@ -23,7 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from engines.checkers import Checkers
 from engines.checkers.board import TIP_DISTANCE
-from engines.checkers.game import GOAL_POINT, distance
+from engines.checkers.state import GOAL_POINT, distance
 
 GAME = Checkers()
 LEVELS = Checkers.levels
@@ -43,7 +43,7 @@ def play(levels: tuple[str, ...], seed: int) -> dict:
             move = rng.choice(forward)
         else:
             started = time.perf_counter()
-            move = GAME.ai(state, seat, levels[seat], Checkers.ai_budget[levels[seat]], rng)
+            move = GAME.ai(state, seat, levels[seat], LEVELS[levels[seat]], rng).move
             times.append((levels[seat], time.perf_counter() - started))
         state = GAME.apply(state, seat, move)
         plies += 1
@@ -152,7 +152,7 @@ def render_bench(seed: int) -> None:
         state = GAME.new_state({}, n, seed)
         for _ in range(12 * n):
             seat = GAME.to_move(state)
-            state = GAME.apply(state, seat, GAME.ai(state, seat, "easy", 0.1, rng))
+            state = GAME.apply(state, seat, GAME.ai(state, seat, "easy", LEVELS["easy"], rng).move)
         view = GAME.view(state, None)
         names = tuple(["Alice", "Bob", "张伟", "Dora 🎲", "Eve", "Faisal"][:n])
         ctx = RenderContext(names, GAME.to_move(state), None, tr)

@@ -15,11 +15,12 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engines.base import JSON, Outcome, msg
+from engines.base import Outcome, msg
 from engines.checkers import board as B
+from engines.checkers.state import CheckersView
 from render.base import RenderContext, png
 from render.header import HIGHLIGHT, SEAT_COLOURS, draw_players, draw_status
-from render.text import draw_text
+from render.text import draw_text, fit
 
 WIDTH = 800
 PITCH = 54  # distance between neighbouring holes
@@ -36,6 +37,7 @@ HOLE_EDGE = "#b9ae98"
 INK = "#3b3a36"
 MUTED = "#77716a"
 LABEL_SIZE = 16
+SUBTITLE_SIZE = 16  # the size render/header.py draws the subtitle in
 MARK = "#2f9e44"
 MARK_FILL = "#c9ecc2"
 MARK_TEXT = "#1f5f2b"
@@ -204,25 +206,39 @@ def _path(image: Image.Image, holes: list[int], colour: str, numbered: bool = Fa
             draw_text(image, (x + left, y + top + 1), str(i), 14, fill="#ffffff", bold=True, anchor="mm")
 
 
-def _subtitle(view: JSON, ctx: RenderContext) -> str:
+def _subtitle(view: CheckersView, ctx: RenderContext) -> str:
+    """The line under the names: the round, who has finished, the rounds without progress, and
+    what a /moves or /path picture shows; shortened to fit the picture."""
     parts = [ctx.tr(msg("checkers.round", round=view["round"]))]
     if view["finished"]:
-        places = ", ".join(f"{i + 1}. {ctx.names[s]}" for i, s in enumerate(view["finished"]))
+        sep = ctx.tr(msg("checkers.places_separator"))
+        places = sep.join(ctx.tr(msg("checkers.place", place=i + 1, name=ctx.names[s]))
+                          for i, s in enumerate(view["finished"]))  # fmt: skip
         parts.append(ctx.tr(msg("checkers.finished", places=places)))
+    overlay = ctx.overlay or {}
+    if overlay.get("piece") is not None:
+        parts.append(ctx.tr(msg("checkers.marks_caption", piece=overlay["piece"], count=len(overlay["marks"]))))
+    elif overlay.get("path"):
+        path = [B.parse_label(x) for x in overlay["path"]]
+        start, to = overlay["path"][0], overlay["path"][-1]
+        if (path[0], path[-1]) in B.ADJACENT and len(path) == 2:
+            parts.append(ctx.tr(msg("checkers.path_caption_step", start=start, to=to)))
+        else:
+            parts.append(ctx.tr(msg("checkers.path_caption", start=start, to=to, count=len(path) - 1)))
     idle_rounds = view["idle"] // view["seats"]
     if idle_rounds >= 5 and not view["end"]:
         parts.append(ctx.tr(msg("checkers.no_progress", count=idle_rounds)))
-    return " · ".join(parts)
+    return fit(" · ".join(parts), SUBTITLE_SIZE, WIDTH - 40)
 
 
-def render(view: JSON, ctx: RenderContext) -> bytes:
+def render(view: CheckersView, ctx: RenderContext) -> bytes:
     image = _draw(view, ctx)
     # The picture is flat colours and their anti-aliased edges: 256 colours are plenty, and
     # mapping to a palette made once per table size is quick and makes the PNG a third the size.
     return png(image.quantize(palette=_palette(tuple(view["points"])), dither=Image.Dither.NONE))
 
 
-def _draw(view: JSON, ctx: RenderContext) -> Image.Image:
+def _draw(view: CheckersView, ctx: RenderContext) -> Image.Image:
     points = tuple(view["points"])
     image = _empty_board(points).copy()
     draw = ImageDraw.Draw(image)
@@ -258,10 +274,10 @@ def _palette(points: tuple[int, ...]) -> Image.Image:
     samples = []
     for finished in (False, True):
         board = "".join(str(h % (n + 1)) if h % 3 else "0" for h in range(B.SIZE))
-        view = {
-            "points": list(points), "board": board, "seats": n, "round": 1, "idle": 0, "finished": [], "end": None,
-            "last": {"seat": n - 1, "path": ["m1", "m3", "m5", "m7"]},
-        }
+        view = CheckersView(
+            seats=n, points=list(points), board=board, turn=0, round=1, idle=0, finished=[], distance=[0] * n,
+            last={"seat": n - 1, "path": ["m1", "m3", "m5", "m7"]}, end=None,
+        )
         overlay = {"piece": "m9", "marks": ["a5", "e9", "y13", "m11"], "path": ["a13", "e13", "y5"]}
         outcome = Outcome(tuple(range(1, n + 1)), msg("checkers.end_goal")) if finished else None
         names = tuple(f"Player {s}" for s in range(n))

@@ -1,7 +1,7 @@
 """The computer players.
 
-- easy: the seed's computer — the piece that can go farthest (largest gain in
-  distance to goal; among equals the piece farthest behind).
+- easy: greedy — the piece that can go farthest (largest gain in distance to
+  goal; among equals the piece farthest behind, then one at random).
 - normal: lookahead of three plies on distance to goal alone.
 - hard: iterative deepening (1, 3, 5, ... plies) within the time budget, and an
   evaluation that also counts pieces left behind and pieces straying from the
@@ -9,9 +9,10 @@
 
 Two players: negamax alpha-beta, moves ordered by their gain (the best few
 searched at inner nodes), a transposition table (bounds and best move of each
-position). Three or more players: best-reply search (Schadd & Winands 2011): the
-AI's own moves alternate with one layer holding the most promising moves of all
-the other players together, of which the worst for the AI is assumed. Once no
+position). Three or more players: best-reply search: the AI's own moves
+alternate with one layer holding the most promising moves of all the other
+players together, of which the worst for the AI is assumed (so the search
+deepens like a two-player one however many players there are). Once no
 other piece is left anywhere the AI's pieces still have to pass, the search
 looks at the AI's own moves only (deeper, and it finds the quickest way home).
 
@@ -26,8 +27,10 @@ from __future__ import annotations
 import random
 import time
 
+from engines.base import AIInfo, AIResult, Limit
 from engines.checkers import board as B
-from engines.checkers.game import GOAL, GOAL_POINT, State
+from engines.checkers.rules import shortest_path
+from engines.checkers.state import GOAL, GOAL_POINT, Move, State
 
 WIN = 1_000_000
 INF = 10**9
@@ -272,7 +275,9 @@ class Search:
         return scored
 
 
-def _deepen(search, moves: list[tuple[int, int]], depths: tuple[int, ...], urge: float) -> tuple[int, int]:
+def _deepen(
+    search, moves: list[tuple[int, int]], depths: tuple[int, ...], urge: float
+) -> tuple[tuple[int, int], AIInfo]:
     """Iterative deepening: the best move of the deepest search that finished in time.
 
     A deeper search is begun only if it is likely to finish: its time is guessed from
@@ -283,6 +288,7 @@ def _deepen(search, moves: list[tuple[int, int]], depths: tuple[int, ...], urge:
     d = search.pos.dist[search.me]
     search.margin = urge * max(0, *(d[f] - d[t] for f, t in moves)) + 1e-9
     best = moves[0]
+    info = AIInfo(depth=0)
     growth = 8.0
     took = 0.0
     for depth in depths:
@@ -292,6 +298,7 @@ def _deepen(search, moves: list[tuple[int, int]], depths: tuple[int, ...], urge:
         try:
             scored = search.root(depth, moves)
         except Timeout:
+            info["reason"] = "seconds"
             break
         before, took = took, time.perf_counter() - started
         if before > 0.002:
@@ -300,9 +307,12 @@ def _deepen(search, moves: list[tuple[int, int]], depths: tuple[int, ...], urge:
         order = sorted(range(len(scored)), key=lambda i: -(scored[i][0] + urge * (d[moves[i][0]] - d[moves[i][1]])))
         moves = [scored[i][1] for i in order]
         best = moves[0]
+        info["depth"], info["score"] = depth, scored[order[0]][0]
         if scored[order[0]][0] >= WIN - 1000:
+            info["reason"] = "win"
             break
-    return best
+    info["work"] = search.nodes
+    return best, info
 
 
 # --- three or more players: best-reply search -----------------------------------------------------
@@ -426,22 +436,31 @@ class Solo(Search):
 
 
 # --- entry point ---------------------------------------------------------------------------------
-def choose(state: State, seat: int, level: str, budget: float, rng: random.Random) -> tuple[int, int]:
-    """The AI's move as (start hole, destination hole)."""
+def choose(state: State, seat: int, level: str, limit: Limit, rng: random.Random) -> AIResult[Move]:
+    """The move of `seat` (the seat to move) at `level`, by the shortest path to the hole it chose."""
+    start, to, info = _choose(state, seat, level, limit, rng)
+    path = shortest_path(state.board, start, to, GOAL[state.seats][seat])
+    assert path is not None, "the AI chose an unreachable hole"
+    return AIResult(Move(path), info)
+
+
+def _choose(state: State, seat: int, level: str, limit: Limit, rng: random.Random) -> tuple[int, int, AIInfo]:
     started = time.perf_counter()
     pos = Position(state)
     if level == "easy":
-        return greedy(pos, seat, rng)
+        return (*greedy(pos, seat, rng), AIInfo(work=1, depth=1, reason="greedy"))
     two = state.seats == 2
     settings = (LEVELS if two else MULTI_LEVELS)[level]
-    deadline = started + budget * 0.75
+    deadline = started + limit.seconds * 0.75
     moves = pos.ordered(seat)
     if len(moves) == 1:
-        return moves[0]
+        return (*moves[0], AIInfo(work=0, depth=0, reason="forced"))
     # The longer nobody has made progress, the more the AI prefers progress to waiting.
     urge = URGE + URGE_PER_ROUND * (state.idle // state.seats)
     if apart(pos, seat, 1 if two else 3):
         search = Solo(pos, seat, settings, deadline)
-        return _deepen(search, moves[: settings["root"]], settings["solo"], urge)
-    search = (Search if two else BestReply)(pos, seat, settings, deadline)
-    return _deepen(search, moves[: settings["root"]], settings["depths"], urge)
+        best, info = _deepen(search, moves[: settings["root"]], settings["solo"], urge)
+    else:
+        search = (Search if two else BestReply)(pos, seat, settings, deadline)
+        best, info = _deepen(search, moves[: settings["root"]], settings["depths"], urge)
+    return (*best, info)

@@ -1,106 +1,57 @@
 """Chinese Checkers (跳棋) for 2, 3, 4 or 6 players on the 121-hole star.
 
-Rules (shared/games.md): a move is a step to an adjacent empty hole or a chain of
-jumps, each over one adjacent piece of any colour to the empty hole straight
-behind it; the chain may turn, may not land twice on a hole, may stop anywhere,
-and no step follows a jump. A piece in its goal point (the point opposite its
-start) may move inside it but not leave it, not even in the middle of a chain.
-A player finishes when every hole of the goal point is occupied and at least one
-of those pieces is theirs. With two players the first to finish wins; with more
-the game goes on until all but one have finished, and the places follow the
-order of finishing.
+A move is a step to an adjacent empty hole or a chain of jumps, each over one
+adjacent piece of any colour to the empty hole straight behind it; the chain may
+turn, may not land twice on a hole, may stop anywhere, and no step follows a
+jump. A piece in its goal point (the point opposite its start) may move inside it
+but not leave it, not even in the middle of a chain. A player finishes when every
+hole of the goal point is occupied and at least one of those pieces is theirs (so
+pieces parked in a goal cannot block its owner); a finished player moves no more,
+and their pieces stay where they are (in the goal or not) for the rest of the
+game, as pieces to jump over and holes taken. With two players the first to
+finish wins; with more the game goes on until all but one have finished, and the
+places follow the order of finishing. A player with no legal move passes.
 
 The game also ends after ROUNDS turns of every player still playing, when for
 STALL_ROUNDS full rounds nobody brought their pieces closer to the goal than
 ever before, or when nobody can move; then the players still on the way are
 placed after those who finished, by total distance to goal (equal distances
-share a place). A piece's distance is its number of steps to the far tip of its
-goal point; a player's distance is the sum over the ten pieces minus 20, which
-is 0 exactly when the ten pieces fill the goal point.
+share a place; see `state.py` for the distance).
 """
 
 from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from engines.base import JSON, AIResult, Game, Limit, Msg, Option, Outcome, QueryAnswer, Refusal, Translate, msg
+from engines.checkers import ai
 from engines.checkers import board as B
 from engines.checkers.rules import check_path, path_to, reach, shortest_path
+from engines.checkers.state import (
+    GOAL,
+    ROUNDS,
+    STALL_ROUNDS,
+    CheckersView,
+    Move,
+    State,
+    active,
+    can_move,
+    distance,
+    goal_filled,
+    start_board,
+)
 
-ROUNDS = 200
-STALL_ROUNDS = 30
-PIECES = 10
-
-# GOAL[seats][seat]: 121 bools, true on the holes of that seat's goal point.
-GOAL_POINT: dict[int, tuple[int, ...]] = {n: tuple(B.opposite(p) for p in pts) for n, pts in B.SEAT_POINTS.items()}
-GOAL: dict[int, tuple[tuple[bool, ...], ...]] = {
-    n: tuple(tuple(B.POINT_OF[h] == g for h in range(B.SIZE)) for g in goals) for n, goals in GOAL_POINT.items()
-}
-
-
-@dataclass(frozen=True)
-class Move:
-    path: tuple[int, ...]  # hole ids: the start, then every landing
-
-    @property
-    def start(self) -> int:
-        return self.path[0]
-
-    @property
-    def to(self) -> int:
-        return self.path[-1]
-
-    @property
-    def jumps(self) -> int:
-        """How many jumps (0 for a step)."""
-        return 0 if (self.path[0], self.path[1]) in B.ADJACENT else len(self.path) - 1
+# What may stand between the holes of a move: spaces and punctuation (after NFKC, which the host
+# applies to all input, full-width "，" and "－" arrive as "," and "-"; "、" and "→" stay), the
+# English "to", and the Chinese words for "to", "from", "via", "jump" and "step".
+SEPARATORS = re.compile(r"[\s,;:\-–—>→、。~]+|\bto\b|从|经过|经|跳到|走到|移到|到|至|跳|走")
 
 
-@dataclass(frozen=True)
-class State:
-    seats: int
-    board: tuple[int, ...]  # 0: empty, seat + 1: that seat's piece
-    turn: int  # the seat to move (meaningless once `end` is set)
-    turns: tuple[int, ...]  # turns each seat has had (a pass counts)
-    best: tuple[int, ...]  # each seat's lowest distance to goal so far
-    idle: int = 0  # turns in a row in which nobody reached a new lowest distance
-    finished: tuple[int, ...] = ()  # seats in the order they filled their goal
-    last: tuple[int, ...] = ()  # path of the last move
-    last_seat: int | None = None
-    end: str | None = None  # None while playing, else "goal", "rounds", "stalled" or "stuck"
-
-
-def distance(board: tuple[int, ...] | list[int], seats: int, seat: int) -> int:
-    """Total steps of `seat`'s pieces to the far tip of its goal point, minus 20 (0 = goal filled)."""
-    table = B.TIP_DISTANCE[GOAL_POINT[seats][seat]]
-    mark = seat + 1
-    return sum(table[h] for h in range(B.SIZE) if board[h] == mark) - B.FULL
-
-
-def goal_filled(board: tuple[int, ...] | list[int], seats: int, seat: int) -> bool:
-    """Every hole of the goal point occupied, at least one of them by `seat` (the anti-blocking rule)."""
-    holes = B.POINTS[GOAL_POINT[seats][seat]]
-    return all(board[h] for h in holes) and any(board[h] == seat + 1 for h in holes)
-
-
-def start_board(seats: int) -> tuple[int, ...]:
-    board = [0] * B.SIZE
-    for seat, point in enumerate(B.SEAT_POINTS[seats]):
-        for h in B.POINTS[point]:
-            board[h] = seat + 1
-    return tuple(board)
-
-
-def can_move(board: tuple[int, ...] | list[int], seats: int, seat: int) -> bool:
-    goal = GOAL[seats][seat]
-    mark = seat + 1
-    return any(board[h] == mark and reach(board, h, goal) for h in range(B.SIZE))
-
-
-def active(state: State) -> list[int]:
-    return [s for s in range(state.seats) if s not in state.finished]
+def words_of(text: str) -> list[str]:
+    """`"l4-n6-l8"`, `"L4 to L6"`, `"从l4到l6"` -> the hole names typed, lower case."""
+    return [w for w in SEPARATORS.split(text.strip().lower()) if w]
 
 
 def _ranks(state: State, without: int | None = None) -> list[int]:
@@ -144,9 +95,9 @@ class Checkers(Game[State, Move]):
         return None if state.end else state.turn
 
     def parse_move(self, state: State, seat: int, text: str) -> Move:
-        if self.to_move(state) != seat:
-            raise Refusal("host.not_your_turn")
-        words = [w for w in re.split(r"[\s,;\-–—>→]+", text.strip().lower()) if w and w != "to"]
+        """`l4 l6` (by the shortest way) or a whole path `l4-n6-l8`; refuses, saying why, any move
+        the rules do not allow."""
+        words = words_of(text)
         if len(words) < 2:
             raise Refusal("checkers.how_to_move")
         holes = []
@@ -197,17 +148,9 @@ class Checkers(Game[State, Move]):
         return moves
 
     def apply(self, state: State, seat: int, move: Move) -> State:
-        if self.to_move(state) != seat:
-            raise Refusal("host.not_your_turn")
-        if len(move.path) < 2:
-            raise Refusal("checkers.how_to_move")
-        self._check_piece(state, seat, move.start)
-        check_path(state.board, move.path, GOAL[state.seats][seat])
-        return self._play(state, seat, move.start, move.to, move.path)
-
-    def _play(self, state: State, seat: int, start: int, to: int, path: tuple[int, ...]) -> State:
         """The state after a legal move: who finished, the counters, whose turn, whether it ended."""
         n = state.seats
+        start, to, path = move.start, move.to, move.path
         board = list(state.board)
         board[start], board[to] = 0, seat + 1
         finished = list(state.finished)
@@ -268,7 +211,7 @@ class Checkers(Game[State, Move]):
         return msg("checkers.moved_step", start=B.LABELS[move.start], to=B.LABELS[move.to])
 
     # --- showing -----------------------------------------------------------------
-    def view(self, state: State, seat: int | None) -> JSON:
+    def view(self, state: State, seat: int | None) -> CheckersView:
         return {
             "seats": state.seats,
             "points": list(B.SEAT_POINTS[state.seats]),
@@ -282,7 +225,7 @@ class Checkers(Game[State, Move]):
             "end": state.end,
         }
 
-    def text(self, view: JSON, tr: Translate) -> str:
+    def text(self, view: CheckersView, tr: Translate) -> str:
         """The star in text: one character per half column, so letters line up with the holes."""
         cells = {(B.ROW[h], B.COLUMN[h]): "." if v == "0" else v for h, v in enumerate(view["board"])}
         if view["last"]:
@@ -299,6 +242,7 @@ class Checkers(Game[State, Move]):
 
     def query(self, state: State, seat: int | None, name: str, args: list[str]) -> QueryAnswer:
         if name == "moves":
+            args = words_of(" ".join(args))
             if len(args) != 1:
                 raise Refusal("checkers.moves_usage")
             start = self._hole(args[0])
@@ -313,8 +257,7 @@ class Checkers(Game[State, Move]):
             )
             return QueryAnswer(text, {"piece": B.LABELS[start], "marks": labels})
         if name == "path":
-            if len(args) == 1 and re.search(r"[\s\-]", args[0]):
-                args = [w for w in re.split(r"[\s\-]+", args[0]) if w]
+            args = words_of(" ".join(args))
             if len(args) != 2:
                 raise Refusal("checkers.path_usage")
             start, to = self._hole(args[0]), self._hole(args[1])
@@ -376,12 +319,7 @@ class Checkers(Game[State, Move]):
 
     # --- the AI ------------------------------------------------------------------
     def ai(self, state: State, seat: int, level: str, limit: Limit, rng: random.Random) -> AIResult[Move]:
-        from engines.checkers.ai import choose
-
-        start, to = choose(state, seat, level, limit.seconds, rng)
-        path = shortest_path(state.board, start, to, GOAL[state.seats][seat])
-        assert path is not None, "the AI chose an unreachable hole"
-        return AIResult(Move(path))
+        return ai.choose(state, seat, level, limit, rng)
 
     def with_board(self, state: State, board: dict[str, int], turn: int = 0) -> State:
         """A state with pieces placed by label ({"m9": 0} puts seat 0 on m9), for tests and puzzles."""

@@ -7,18 +7,21 @@ import random
 
 import pytest
 
+from bot.i18n import Translator
+from engines.base import Limit
 from engines.checkers import Checkers
 from engines.checkers import board as B
 from engines.checkers.ai import Position, greedy
 
 G = Checkers()
+TR = Translator("en")
 TOP = [B.LABELS[h] for h in B.POINTS[3]]  # seat 0's goal with two players
 # Seat 1's pieces, far away from the top and out of its own goal: they never get in the way.
 FAR = {label: 1 for label in ("a5", "c5", "e5", "g5", "b6", "d6", "f6", "h6", "c7", "e7")}
 
 
 def check_ai_move(state, seat: int, level: str, rng: random.Random, budget: float):
-    move = G.ai(state, seat, level, budget, rng)
+    move = G.ai(state, seat, level, Limit(1, budget), rng).move
     legal = {(m.start, m.to) for m in G.legal_moves(state, seat)}
     assert (move.start, move.to) in legal
     text = G.move_text(state, move)
@@ -66,7 +69,7 @@ def test_easy_moves_the_piece_that_goes_farthest():
 def test_the_ai_takes_a_win_at_once(level):
     pieces = {label: 0 for label in TOP if label != "j14"} | {"i13": 0, "m1": 1, "a5": 1, "h12": 1}
     state = G.with_board(G.new_state({}, 2, 0), pieces)
-    move = G.ai(state, 0, level, 0.3, random.Random(0))
+    move = G.ai(state, 0, level, Limit(1, 0.3), random.Random(0)).move
     assert B.LABELS[move.to] == "j14"
     assert G.outcome(G.apply(state, 0, move)).winners == (0,)
 
@@ -78,7 +81,7 @@ def test_hard_does_not_hand_the_opponent_a_win():
     pieces |= {"m17": 0, "a13": 1}
     state = G.with_board(G.new_state({}, 2, 0), pieces)
     for _ in range(3):
-        move = G.ai(state, 0, "hard", 0.3, random.Random(1))
+        move = G.ai(state, 0, "hard", Limit(1, 0.3), random.Random(1)).move
         assert B.LABELS[move.to] != "j4"
 
 
@@ -153,13 +156,13 @@ def test_the_endgame_does_not_dawdle(level, slack):
     extra = []
     for state, best in homebound_positions(6, seed=7):
         used = moves_to_finish(state, level, 0.3)
-        assert used <= best + 1, (G.text(G.view(state, None)), used, best)
+        assert used <= best + 1, (G.text(G.view(state, None), TR), used, best)
         extra.append(used - best)
     assert sum(extra) <= slack, extra
 
 
 def test_the_easy_level_dawdles_where_the_others_do_not():
-    """The yardstick above is not loose: the seed's greedy computer needs many more moves."""
+    """The yardstick above is not loose: the greedy easy level needs many more moves."""
     positions = homebound_positions(6, seed=7)
     assert sum(moves_to_finish(state, "easy", 0.1) - best for state, best in positions) >= 6
 
@@ -175,4 +178,4 @@ def test_a_standoff_in_the_middle_is_broken():
         while (seat := G.to_move(state)) is not None and plies < 60:
             state = check_ai_move(state, seat, level, rng, 0.2)
             plies += 1
-        assert state.end == "goal", G.text(G.view(state, None))
+        assert state.end == "goal", G.text(G.view(state, None), TR)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+from dataclasses import replace
 
 import pytest
 from PIL import Image
@@ -114,3 +115,28 @@ def test_a_finished_game_and_any_names_render():
     outcome = Outcome((2, 1, 3), msg("checkers.end_stalled", rounds=30))
     data, image = draw(state, outcome=outcome)
     assert len(data) < 200_000 and image.width >= 720
+
+
+def test_every_picture_renders_in_chinese(tmp_path):
+    """Each kind of picture with a Chinese translator: the plain board of every table size, a
+    finished game, the /moves and /path pictures, and a long stall; each decodes and is not blank."""
+    zh = Translator("zh")
+    state = G.with_board(G.new_state({}, 2, 0), {"m5": 0, "n6": 1, "p8": 1, "p10": 1, "n12": 1, "a13": 1})
+    pictures = {f"board{n}": (played(n, 8 * n), None, None) for n in (2, 3, 4, 6)}
+    pictures["moves"] = (state, G.query(state, 0, "moves", ["m5"]).overlay, None)
+    pictures["path"] = (state, G.query(state, 0, "path", ["m5", "m13"]).overlay, None)
+    six = played(6, 60)
+    pictures["finished"] = (replace(six, finished=(2, 0, 5, 4), idle=40), None,
+                           Outcome((2, 6, 1, 5, 4, 3), msg("checkers.end_stalled", rounds=30)))
+    pictures["stalled"] = (replace(six, finished=(3,), idle=6 * 12), None, None)
+    for name, (position, overlay, outcome) in pictures.items():
+        ctx = RenderContext(NAMES[: position.seats], None if outcome else G.to_move(position), outcome, zh,
+                            overlay=overlay, ai_seats=frozenset({1}))
+        data = render(G.view(position, None), ctx)
+        (tmp_path / f"{name}.png").write_bytes(data)
+        image = Image.open(io.BytesIO(data)).convert("RGB")
+        assert image.width >= 720 and len(data) < 200_000, name
+        low, high = zip(*image.getextrema(), strict=True)
+        assert max(high) - min(low) > 100, name  # not one flat colour
+        top = image.crop((0, 60, image.width, 92))  # the subtitle line, in Chinese
+        assert len(top.getcolors(1 << 16)) > 2, name
