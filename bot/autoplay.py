@@ -142,8 +142,11 @@ class Autoplay:
             next_deadline = await core.store.next_deadline()
             delay = IDLE_WAIT if next_deadline is None else min(IDLE_WAIT, max(0.0, next_deadline - core.clock()))
             self._wake.clear()
+            # asyncio.timeout, not wait_for: in Python 3.11 wait_for can swallow a cancellation
+            # that arrives as the event is set, and stop() would wait for this loop forever.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=delay + 0.01)
+                async with asyncio.timeout(delay + 0.01):
+                    await self._wake.wait()
 
     async def expire_due(self) -> None:
         """Act on every session whose wait is over: close lobbies, time players out."""
