@@ -80,7 +80,6 @@ class Host:
         draw: Callable[[str, Any, RenderContext], bytes] = draw_picture,
     ) -> None:
         self.store = store
-        self.ai = ai
         self.bot_name = bot_name
         self.tr = Translator(language)
         self.games = engines.all_games()
@@ -89,6 +88,15 @@ class Host:
         self.autoplay = Autoplay(self.core, self._deliver)
         self.core.changed = self.autoplay.changed
         self._outboxes: dict[str, Deliver] = {}
+
+    @property
+    def ai(self) -> AIRunner:
+        """The AI workers (the handlers reach them through the core)."""
+        return self.core.ai
+
+    @ai.setter
+    def ai(self, runner: AIRunner) -> None:
+        self.core.ai = runner
 
     # --- life cycle ---------------------------------------------------------------
     def attach(self, platform: str, deliver: Deliver) -> None:

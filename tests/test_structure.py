@@ -35,7 +35,10 @@ def imports(path: Path, name: str, known: set[str]) -> set[str]:
             if node.level:  # from .x import y
                 up = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join([*up, base] if base else up)
-            targets = [base] + [f"{base}.{a.name}" for a in node.names]
+            # `from package import module` imports the module; its package's __init__ runs
+            # first whatever the syntax, which is not an edge of this module's own.
+            submodules = [f"{base}.{a.name}" for a in node.names if f"{base}.{a.name}" in known]
+            targets = submodules if len(submodules) == len(node.names) else [base, *submodules]
         for target in targets:
             while target and target not in known:
                 target = target.rpartition(".")[0]
