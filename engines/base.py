@@ -243,6 +243,7 @@ class AIInfo(TypedDict, total=False):
     score: float  # the engine's own evaluation of the move, from the mover's side
     reason: str  # why it stopped early or chose without searching: "forced", "win", "seconds", ...
     seconds: float  # wall time taken (filled in by `engines.think`)
+    cpu: float  # CPU time of the thinking process (filled in by `engines.think`)
 
 
 @dataclass(frozen=True)
