@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import engines
-from bot import info, play, table
+from bot import clean, info, play, table
 from bot.ai import AIRunner
 from bot.autoplay import Autoplay
 from bot.commands import Command, ParseError
@@ -117,14 +117,14 @@ class Host:
     # --- what adapters may ask, read-only ------------------------------------------------
     def knows(self, word: str) -> bool:
         """Whether `word` is a command word of the host or of any game."""
-        word = word.lower()
+        word = clean.text(word).lower()
         return table.known(word, self.words) or any(
             word in g.move_words or word in g.queries for g in self.games.values()
         )
 
     def parse(self, text: str) -> Command | ParseError | None:
         """How the host reads `text` (None: not a command)."""
-        return table.parse(text, self.words, self.bot_name)
+        return table.parse(clean.text(text), self.words, self.bot_name)
 
     async def has_game(self, channel: str) -> bool:
         """Whether `channel` has a table open or a game going on."""
@@ -179,18 +179,19 @@ class Host:
         """Answer one event. `respond` gets the replies before the channel is unlocked,
         so they reach the platform before anything that follows (an AI's move)."""
         tr = self.tr
+        event = clean.event(event)  # the one place user text enters: names and words cleaned
         button = None
         text = event.text
         if event.button is not None:
             button = _read_button(event.button)
             if button is None:
                 return await _respond(respond, [Reply(tr(t("host.button_unknown")), ephemeral=True)])
-            text = "/" + button[2]
+            text = clean.text("/" + button[2])
         command = self.parse(text)
         if command is None:
             return []
         if isinstance(command, ParseError):
-            return await _respond(respond, [Reply(tr(command.reason), ephemeral=True)])
+            return await _respond(respond, [Reply(tr(clean.quoting(command.reason, text)), ephemeral=True)])
         async with self.core.locks[event.channel]:
             session = await self.store.active(event.channel)
             # A finished game's buttons (Rematch) belong to the channel's latest session.
@@ -201,7 +202,7 @@ class Host:
                 try:
                     replies = await self._dispatch(Request(event, command, tr, session))
                 except Refusal as refusal:
-                    replies = [Reply(tr(refusal.msg), ephemeral=True)]
+                    replies = [Reply(tr(clean.quoting(refusal.msg, text)), ephemeral=True)]
                 except ChannelBusy:
                     replies = [Reply(tr(t("host.channel_busy")), ephemeral=True)]
                 except Conflict:
