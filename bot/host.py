@@ -30,7 +30,7 @@ from bot.core import Core, Request
 from bot.i18n import Translator, t
 from bot.model import Event, Reply
 from bot.session import ChannelBusy, Conflict, Session, SessionStatus
-from bot.store import Store
+from bot.store import StorageUnavailable, Store
 from engines.base import JSON, Refusal
 from render import draw as draw_picture
 from render.base import RenderContext
@@ -193,20 +193,23 @@ class Host:
         if isinstance(command, ParseError):
             return await _respond(respond, [Reply(tr(clean.quoting(command.reason, text)), ephemeral=True)])
         async with self.core.locks[event.channel]:
-            session = await self.store.active(event.channel)
-            # A finished game's buttons (Rematch) belong to the channel's latest session.
-            pressed_on = session or (await self.store.latest(event.channel) if button is not None else None)
-            if button is not None and not _button_fresh(button, pressed_on):
-                replies = [Reply(tr(t("host.button_stale")), ephemeral=True)]
-            else:
-                try:
+            try:
+                session = await self.store.active(event.channel)
+                # A finished game's buttons (Rematch) belong to the channel's latest session.
+                pressed_on = session or (await self.store.latest(event.channel) if button is not None else None)
+                if button is not None and not _button_fresh(button, pressed_on):
+                    replies = [Reply(tr(t("host.button_stale")), ephemeral=True)]
+                else:
                     replies = await self._dispatch(Request(event, command, tr, session))
-                except Refusal as refusal:
-                    replies = [Reply(tr(clean.quoting(refusal.msg, text)), ephemeral=True)]
-                except ChannelBusy:
-                    replies = [Reply(tr(t("host.channel_busy")), ephemeral=True)]
-                except Conflict:
-                    replies = [Reply(tr(t("host.try_again")), ephemeral=True)]
+            except Refusal as refusal:
+                replies = [Reply(tr(clean.quoting(refusal.msg, text)), ephemeral=True)]
+            except ChannelBusy:
+                replies = [Reply(tr(t("host.channel_busy")), ephemeral=True)]
+            except Conflict:
+                replies = [Reply(tr(t("host.try_again")), ephemeral=True)]
+            except StorageUnavailable as error:
+                log.warning("storage unavailable in %s: %s", event.channel, error)
+                replies = [Reply(tr(t("host.storage_unavailable")), ephemeral=True)]
             await _respond(respond, replies)
         return replies
 
