@@ -5,6 +5,13 @@ bots), each move under the channel's lock like a typed one, and announces them i
 one message when a person is to move. The timer loop closes lobbies nobody joined
 and acts for players whose time ran out: in a two-player game they lose, in a
 larger one a bot plays their seat until they come back.
+
+Nothing here may stop for good: the host has no one to report to but the log. A
+failing pass of the timer loop (the database locked by another process, say) is
+logged and tried again after a back-off that doubles up to `MOST_BACKOFF`; a
+failing bot turn is logged and tried again the same way, by the timer loop. Times
+are on the host's clock, so tests move an injected clock instead of waiting.
+Cancellation (`stop`) is never caught.
 """
 
 from __future__ import annotations
@@ -24,9 +31,17 @@ from bot.session import Session, SessionStatus
 from engines.base import Game, Msg
 
 log = logging.getLogger(__name__)
+# Its own logger, so tests can insist that the AI never failed unnoticed.
+fallback_log = logging.getLogger(f"{__name__}.fallback")
 
 Deliver = Callable[[str, list[Reply]], Awaitable[None]]
 IDLE_WAIT = 60.0  # seconds the timer loop sleeps when no deadline is near
+FIRST_BACKOFF, MOST_BACKOFF = 1.0, 60.0  # seconds after a failure before trying again, doubling
+
+
+def backoff(failures: int) -> float:
+    """The wait after `failures` failures in a row."""
+    return min(MOST_BACKOFF, FIRST_BACKOFF * 2 ** min(failures - 1, 30))
 
 
 class Autoplay:
@@ -35,6 +50,8 @@ class Autoplay:
         self.deliver = deliver
         self.thinking: dict[int, asyncio.Task[None]] = {}  # session id -> its AI task
         self._recheck: set[int] = set()  # sessions whose AI task must look again before it ends
+        self._retry: dict[int, float] = {}  # session id -> when its failed bot turn is tried again
+        self._failures: dict[int, int] = {}  # session id -> its bot turns that failed in a row
         self._tasks: set[asyncio.Task[Any]] = set()
         self._wake = asyncio.Event()
 
@@ -63,6 +80,10 @@ class Autoplay:
         while self.thinking:
             await asyncio.gather(*self.thinking.values(), return_exceptions=True)
 
+    def wake(self) -> None:
+        """Make the timer loop look at the clock now (every commit does)."""
+        self._wake.set()
+
     def changed(self, session: Session) -> None:
         """A session was committed: wake the timers, and start the bot if it is to move."""
         self._wake.set()
@@ -82,14 +103,29 @@ class Autoplay:
     async def _ai_turns(self, session_id: int) -> None:
         try:
             await self._play_ai_turns(session_id)
+            self._failures.pop(session_id, None)
+        except Exception:
+            self._failed(session_id)
         finally:
             del self.thinking[session_id]
             if session_id in self._recheck:
                 self._recheck.discard(session_id)
                 self.spawn(self._look_again(session_id))
 
+    def _failed(self, session_id: int) -> None:
+        """Log the failed bot turn; the timer loop tries it again after a back-off."""
+        failures = self._failures[session_id] = self._failures.get(session_id, 0) + 1
+        self._retry[session_id] = self.core.clock() + backoff(failures)
+        log.exception("a bot turn in session %s failed (%d in a row); trying again in %g s",
+                      session_id, failures, backoff(failures))  # fmt: skip
+        self._wake.set()  # the timer loop sleeps until then at most
+
     async def _look_again(self, session_id: int) -> None:
-        session = await self.core.store.get(session_id)
+        try:
+            session = await self.core.store.get(session_id)
+        except Exception:
+            self._failed(session_id)
+            return
         if session is not None:
             self.changed(session)
 
@@ -131,33 +167,71 @@ class Autoplay:
             return game.parse_move(state, seat, text)
         except Exception:
             # Never leave a game stuck: a legal move beats no move. The tests keep this path unused.
-            log.exception("the %s AI failed in session %s; playing its first legal move", game.name, session.id)
+            fallback_log.exception("the %s AI failed in session %s; playing its first legal move",
+                                   game.name, session.id)  # fmt: skip
             return game.legal_moves(state, seat)[0]
 
     # --- timers ------------------------------------------------------------------------
     async def _timer_loop(self) -> None:
         core = self.core
+        failures = 0  # failed passes in a row
         while True:
-            await self.expire_due()
-            next_deadline = await core.store.next_deadline()
-            delay = IDLE_WAIT if next_deadline is None else min(IDLE_WAIT, max(0.0, next_deadline - core.clock()))
-            self._wake.clear()
-            # asyncio.timeout, not wait_for: in Python 3.11 wait_for can swallow a cancellation
-            # that arrives as the event is set, and stop() would wait for this loop forever.
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(delay + 0.01):
-                    await self._wake.wait()
+            try:
+                failed = await self.expire_due()
+                next_deadline = await core.store.next_deadline()
+            except Exception:
+                log.exception("the timer loop failed")
+                failed, next_deadline = 1, None
+            failures = failures + 1 if failed else 0
+            if failures:
+                log.warning("the timer loop tries again in %g s (%d failed passes in a row)",
+                            backoff(failures), failures)  # fmt: skip
+                # Woken meanwhile, it goes back to sleep until the back-off is over on the host's clock.
+                until = core.clock() + backoff(failures)
+                while core.clock() < until:
+                    await self._sleep(until - core.clock())
+            else:
+                soonest = min([d for d in (next_deadline, *self._retry.values()) if d is not None], default=None)
+                await self._sleep(IDLE_WAIT if soonest is None else min(IDLE_WAIT, max(0.0, soonest - core.clock())))
 
-    async def expire_due(self) -> None:
-        """Act on every session whose wait is over: close lobbies, time players out."""
+    async def _sleep(self, seconds: float) -> None:
+        """Until `seconds` have passed or something wakes the loop."""
+        # asyncio.timeout, not wait_for: in Python 3.11 wait_for can swallow a cancellation
+        # that arrives as the event is set, and stop() would wait for this loop forever.
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(seconds + 0.01):
+                await self._wake.wait()
+        self._wake.clear()
+
+    async def expire_due(self) -> int:
+        """Act on every session whose wait is over: close lobbies, time players out, try failed
+        bot turns again. A session that fails is logged and left for the next pass (the others
+        go on); returns how many failed."""
         core = self.core
+        failed = 0
         for due in await core.store.due(core.clock()):
-            async with core.locks[due.channel]:
-                session = await core.store.get(due.id or 0)
-                if session is None or session.version != due.version:
-                    continue
-                said = await self._expire(session)
-            await self.deliver(session.channel, said)
+            try:
+                async with core.locks[due.channel]:
+                    session = await core.store.get(due.id or 0)
+                    if session is None or session.version != due.version:
+                        continue
+                    said = await self._expire(session)
+                await self.deliver(session.channel, said)
+            except Exception:
+                failed += 1
+                log.exception("the timer of session %s failed", due.id)
+        for session_id in [s for s, when in self._retry.items() if when <= core.clock() and s not in self.thinking]:
+            del self._retry[session_id]
+            try:
+                session = await core.store.get(session_id)
+            except Exception:
+                self._failed(session_id)
+                continue
+            if session is not None:
+                self.changed(session)  # a new try, which succeeds or fails anew
+            if session_id not in self.thinking:
+                self._failures.pop(session_id, None)  # no bot turn to try any more
+        return failed
 
     async def _expire(self, session: Session) -> list[Reply]:
         core, tr = self.core, self.core.tr

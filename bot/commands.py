@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from engines.base import Msg, msg
 
-MAX_TEXT = 1000  # longer text is not a command anyone typed
+MAX_TEXT = 1000  # characters; a longer command is refused in one line
 MAX_ARGS = 40
 
 MENTION = re.compile(r"^(@[\w.]{1,64}|<@!?\d{1,25}>)$")
@@ -42,16 +42,16 @@ def parse(
     None: the text is not a command at all (ordinary chat).
     """
     text = text.strip()
-    if not text.startswith("/") or len(text) > MAX_TEXT:
+    first = text[1:].split(maxsplit=1) if text.startswith("/") else []
+    if not first:
         return None
-    words = text[1:].split()
-    if not words:
-        return None
-    head, _, addressee = words[0].partition("@")
+    head, _, addressee = first[0].partition("@")
     if addressee and bot_name and addressee.lower() != bot_name.lower():
         return None  # "/start@otherbot" is for another bot in the group
+    if len(text) > MAX_TEXT:
+        return ParseError(msg("host.too_long", most=MAX_TEXT))
     word = head.lower()
-    args = words[1:]
+    args = text[1:].split()[1:]
     if len(args) > MAX_ARGS:
         return ParseError(msg("host.too_many_words", most=MAX_ARGS))
     if not re.fullmatch(r"[a-z0-9_]{1,32}", word):

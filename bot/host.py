@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import engines
-from bot import info, play, table
+from bot import clean, info, play, table
 from bot.ai import AIRunner
 from bot.autoplay import Autoplay
 from bot.commands import Command, ParseError
@@ -30,7 +30,7 @@ from bot.core import Core, Request
 from bot.i18n import Translator, t
 from bot.model import Event, Reply
 from bot.session import ChannelBusy, Conflict, Session, SessionStatus
-from bot.store import Store
+from bot.store import StorageUnavailable, Store
 from engines.base import JSON, Refusal
 from render import draw as draw_picture
 from render.base import RenderContext
@@ -125,14 +125,14 @@ class Host:
     # --- what adapters may ask, read-only ------------------------------------------------
     def knows(self, word: str) -> bool:
         """Whether `word` is a command word of the host or of any game."""
-        word = word.lower()
+        word = clean.text(word).lower()
         return table.known(word, self.words) or any(
             word in g.move_words or word in g.queries for g in self.games.values()
         )
 
     def parse(self, text: str) -> Command | ParseError | None:
         """How the host reads `text` (None: not a command)."""
-        return table.parse(text, self.words, self.bot_name)
+        return table.parse(clean.text(text), self.words, self.bot_name)
 
     async def has_game(self, channel: str) -> bool:
         """Whether `channel` has a table open or a game going on."""
@@ -187,33 +187,37 @@ class Host:
         """Answer one event. `respond` gets the replies before the channel is unlocked,
         so they reach the platform before anything that follows (an AI's move)."""
         tr = self.tr
+        event = clean.event(event)  # the one place user text enters: names and words cleaned
         button = None
         text = event.text
         if event.button is not None:
             button = _read_button(event.button)
             if button is None:
                 return await _respond(respond, [Reply(tr(t("host.button_unknown")), ephemeral=True)])
-            text = "/" + button[2]
+            text = clean.text("/" + button[2])
         command = self.parse(text)
         if command is None:
             return []
         if isinstance(command, ParseError):
-            return await _respond(respond, [Reply(tr(command.reason), ephemeral=True)])
+            return await _respond(respond, [Reply(tr(clean.quoting(command.reason, text)), ephemeral=True)])
         async with self.core.locks[event.channel]:
-            session = await self.store.active(event.channel)
-            # A finished game's buttons (Rematch) belong to the channel's latest session.
-            pressed_on = session or (await self.store.latest(event.channel) if button is not None else None)
-            if button is not None and not _button_fresh(button, pressed_on):
-                replies = [Reply(tr(t("host.button_stale")), ephemeral=True)]
-            else:
-                try:
+            try:
+                session = await self.store.active(event.channel)
+                # A finished game's buttons (Rematch) belong to the channel's latest session.
+                pressed_on = session or (await self.store.latest(event.channel) if button is not None else None)
+                if button is not None and not _button_fresh(button, pressed_on):
+                    replies = [Reply(tr(t("host.button_stale")), ephemeral=True)]
+                else:
                     replies = await self._dispatch(Request(event, command, tr, session))
-                except Refusal as refusal:
-                    replies = [Reply(tr(refusal.msg), ephemeral=True)]
-                except ChannelBusy:
-                    replies = [Reply(tr(t("host.channel_busy")), ephemeral=True)]
-                except Conflict:
-                    replies = [Reply(tr(t("host.try_again")), ephemeral=True)]
+            except Refusal as refusal:
+                replies = [Reply(tr(clean.quoting(refusal.msg, text)), ephemeral=True)]
+            except ChannelBusy:
+                replies = [Reply(tr(t("host.channel_busy")), ephemeral=True)]
+            except Conflict:
+                replies = [Reply(tr(t("host.try_again")), ephemeral=True)]
+            except StorageUnavailable as error:
+                log.warning("storage unavailable in %s: %s", event.channel, error)
+                replies = [Reply(tr(t("host.storage_unavailable")), ephemeral=True)]
             await _respond(respond, replies)
         return replies
 

@@ -3,7 +3,6 @@ stats, leaderboards, rules and the list of games. Nothing here changes a game.""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterable
 
 from bot import replies
@@ -24,6 +23,8 @@ async def board(core: Core, r: Request) -> list[Reply]:
         raise Refusal("host.no_game")
     if session.status == SessionStatus.LOBBY:
         return [replies.lobby(core, session, t("host.lobby_waiting"))]
+    if session.state is None:  # a table closed before its game began: nothing to show
+        raise Refusal("host.no_game")
     overlay = None
     game = core.game_of(session)
     if r.command.args:
@@ -80,7 +81,7 @@ async def hints(core: Core, r: Request) -> list[Reply]:
 async def _played(core: Core, r: Request) -> tuple[Session, list[MoveRow]]:
     """The channel's current or latest game that has begun, and its moves."""
     session = r.session or await core.store.latest(r.event.channel)
-    if session is None or session.status == SessionStatus.LOBBY:
+    if session is None or session.state is None:  # none, or a table whose game never began
         raise Refusal("host.no_game")
     return session, await core.store.moves(session.id or 0)
 
@@ -107,10 +108,9 @@ async def replay_at(core: Core, r: Request) -> list[Reply]:
     to_move = None if end and session.status != SessionStatus.PLAYING else game.to_move(state)
     view = game.view(state, None)
     ctx = replies.context(session, to_move, outcome, r.tr, None)
-    image = await asyncio.to_thread(core.draw, game.name, view, ctx)
     last = moves[wanted - 1].move if wanted else "—"
     text = r.tr(t("host.replay", ply=wanted, count=len(moves), move=last))
-    return [Reply(text, image=image, text_board=game.text(view, r.tr), session=session.id)]
+    return [await replies.drawn(core, game, view, ctx, r.tr, text, session=session.id)]
 
 
 def replay(game: Game, session: Session, moves: Iterable[MoveRow]) -> object:

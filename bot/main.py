@@ -1,4 +1,8 @@
-"""`gamehost`: start the bot on the configured platforms (with no tokens: the console)."""
+"""`gamehost`: start the bot on the configured platforms (with no tokens: the console).
+
+What stops it from starting (a database it must not use, a refused token, a network
+that stayed down) is printed as one line, and it exits non-zero.
+"""
 
 from __future__ import annotations
 
@@ -9,11 +13,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from bot import startup
 from bot.adapters.console import Console
 from bot.ai import AIRunner
 from bot.config import Settings, load
 from bot.host import Host
-from bot.store import Store
+from bot.startup import StartFailed
+from bot.store import StorageUnavailable, Store
 
 
 async def run(settings: Settings) -> None:
@@ -33,7 +39,7 @@ async def run(settings: Settings) -> None:
     try:
         await host.start()
         for platform in platforms:
-            await platform.start()
+            await startup.start(platform, settings.start_attempts)
         if settings.wants_console:
             await Console(host, Path(settings.images), settings.name).run()
         else:
@@ -50,8 +56,11 @@ async def run(settings: Settings) -> None:
 def main(argv: list[str] | None = None) -> None:
     settings = load(sys.argv[1:] if argv is None else argv)
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how people stop it
-        asyncio.run(run(settings))
+    try:
+        with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how people stop it
+            asyncio.run(run(settings))
+    except (StartFailed, StorageUnavailable) as error:
+        sys.exit(f"gamehost: {error}")
 
 
 if __name__ == "__main__":

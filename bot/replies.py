@@ -2,11 +2,14 @@
 
 `board` is the public picture with what just happened; `after_move` and
 `after_begin` add the hidden hands of the people concerned, each to its owner only.
+Every picture is drawn through `drawn`, which falls back to the text board: a picture
+that cannot be drawn must never cost the reply (the move it shows is already committed).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Iterable
 from typing import Any
 
@@ -16,6 +19,8 @@ from bot.model import Button, Reply
 from bot.session import Session, SessionStatus
 from engines.base import Game, Msg, Outcome
 from render.base import RenderContext
+
+log = logging.getLogger(__name__)
 
 MAX_BUTTON_ID = 64  # bytes: Telegram's limit on callback data, the strictest platform's
 
@@ -68,14 +73,13 @@ async def board(
         seat = session.seats[to_move]
         text.append(tr(t("host.ai_thinking" if seat.played_by_ai else "host.your_move", name=seat.name)))
     view = game.view(state, None)
-    image = await asyncio.to_thread(core.draw, game.name, view, context(session, to_move, outcome, tr, overlay))
     mentions: tuple[str, ...] = ()
     if to_move is not None and session.seats[to_move].user_id and not session.seats[to_move].played_by_ai:
         mentions = (session.seats[to_move].user_id or "",)
-    return Reply(
-        "\n".join(text), image=image, board=True, text_board=game.text(view, tr), session=session.id,
-        buttons=_board_buttons(core, session, game, state, to_move) if buttons else (), mentions=mentions,
-        names=_names(session, mentions),
+    return await drawn(
+        core, game, view, context(session, to_move, outcome, tr, overlay), tr, "\n".join(text), board=True,
+        session=session.id, buttons=_board_buttons(core, session, game, state, to_move) if buttons else (),
+        mentions=mentions, names=_names(session, mentions),
     )  # fmt: skip
 
 
@@ -115,11 +119,23 @@ async def hand(core: Core, session: Session, seat: int, tr: Translator) -> Reply
     state = game.from_json(session.state)
     view = game.view(state, seat)
     ctx = context(session, game.to_move(state), None, tr, None, viewer=seat)
-    image = await asyncio.to_thread(core.draw, game.name, view, ctx)
     player = session.seats[seat]
-    return Reply(tr(t("host.your_hand", name=player.name)), image=image, image_name="hand.png", to=player.user_id,
-                 text_board=game.text(view, tr), session=session.id,
-                 names={player.user_id: player.name} if player.user_id else {})  # fmt: skip
+    return await drawn(core, game, view, ctx, tr, tr(t("host.your_hand", name=player.name)), image_name="hand.png",
+                       to=player.user_id, session=session.id,
+                       names={player.user_id: player.name} if player.user_id else {})  # fmt: skip
+
+
+async def drawn(core: Core, game: Game, view: Any, ctx: RenderContext, tr: Translator, text: str,
+                **fields: Any) -> Reply:  # fmt: skip
+    """A reply with the picture of `view`, and its text board for the console. If the picture
+    cannot be drawn, the error is logged and the text board takes its place in the text."""
+    board = game.text(view, tr)
+    try:
+        image = await asyncio.to_thread(core.draw, game.name, view, ctx)
+    except Exception:
+        log.exception("drawing %s failed; the text board goes instead", game.name)
+        return Reply(f"{text}\n{board}" if text else board, **fields)
+    return Reply(text, image=image, text_board=board, **fields)
 
 
 def context(session: Session, to_move: int | None, outcome: Outcome | None, tr: Translator, overlay: Any,

@@ -4,24 +4,55 @@ The database is the truth: the host keeps nothing that matters only in memory,
 so a restart resumes every game, timer and offer. Every write is one
 transaction; a session row carries a version that every change increments, and
 a write that does not find the version it expects changes nothing.
+
+Whatever goes wrong with the database itself (locked by another process past the
+busy timeout, a read-only or full disk, a malformed file) leaves every method as
+one exception, `StorageUnavailable`, with SQLite's own words for it: the host
+answers "try again" and stays up, and knows nothing of SQLite. `open` refuses, with
+a one-line reason, a file that fails a quick integrity check or whose schema is
+newer than this code.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
+import logging
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import aiosqlite
 
 from bot.session import Change, ChannelBusy, Conflict, MoveRow, Offer, Seat, Session, SessionStatus
 from engines.base import Outcome
 
-__all__ = ["MIGRATIONS", "ChannelBusy", "Conflict", "Store"]
+__all__ = ["MIGRATIONS", "ChannelBusy", "Conflict", "StorageUnavailable", "Store"]
+
+log = logging.getLogger(__name__)
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class StorageUnavailable(Exception):
+    """The database cannot be used now, or (at open) by this version at all; the message
+    says why in one line ("database is locked", "database or disk is full")."""
+
+
+def _guarded(method: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+    """SQLite's errors out of `method` become `StorageUnavailable`."""
+
+    @functools.wraps(method)
+    async def guarded(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return await method(*args, **kwargs)
+        except sqlite3.Error as error:
+            raise StorageUnavailable(str(error)) from error
+
+    return guarded
 
 # Each entry upgrades the schema by one version (PRAGMA user_version). Append only.
 MIGRATIONS: list[str] = [
@@ -104,20 +135,39 @@ class Store:
         self._lock = asyncio.Lock()
 
     @classmethod
-    async def open(cls, path: str, synchronous: str = "NORMAL") -> Store:
+    async def open(cls, path: str, synchronous: str = "NORMAL", busy_ms: int = 5000) -> Store:
+        """Open (or create) the database at `path`, check it and bring its schema up to date.
+        `busy_ms`: how long a write waits for another process's lock before giving up."""
         db = await aiosqlite.connect(path, isolation_level=None)
-        db.row_factory = aiosqlite.Row
-        await db.execute("PRAGMA journal_mode=WAL")
-        # WAL + NORMAL: a commit survives the process being killed; FULL also a power cut.
-        await db.execute(f"PRAGMA synchronous={synchronous}")
-        await db.execute("PRAGMA foreign_keys=ON")
-        await db.execute("PRAGMA busy_timeout=5000")
-        store = cls(db)
-        await store._migrate()
+        try:
+            db.row_factory = aiosqlite.Row
+            await db.execute(f"PRAGMA busy_timeout={int(busy_ms)}")
+            await db.execute("PRAGMA journal_mode=WAL")
+            # WAL + NORMAL: a commit survives the process being killed; FULL also a power cut.
+            await db.execute(f"PRAGMA synchronous={synchronous}")
+            await db.execute("PRAGMA foreign_keys=ON")
+            store = cls(db)
+            await store._check(path)
+            await store._migrate()
+        except (sqlite3.Error, StorageUnavailable) as error:
+            await db.close()
+            if isinstance(error, StorageUnavailable):
+                raise
+            raise StorageUnavailable(f"cannot open {path}: {error}") from error
         return store
 
     async def close(self) -> None:
         await self.db.close()
+
+    async def _check(self, path: str) -> None:
+        """Refuse a file that fails SQLite's quick integrity check, or that a newer version wrote."""
+        (verdict,) = await (await self.db.execute("PRAGMA quick_check(1)")).fetchone()
+        if verdict != "ok":
+            raise StorageUnavailable(f"{path} is damaged (SQLite's quick check: {' '.join(verdict.split())})")
+        (version,) = await (await self.db.execute("PRAGMA user_version")).fetchone()
+        if version > len(MIGRATIONS):
+            raise StorageUnavailable(f"{path} has schema version {version}, newer than this gamehost knows"
+                                     f" ({len(MIGRATIONS)}): run the newer gamehost, or use another file")  # fmt: skip
 
     async def _migrate(self) -> None:
         async with self._lock:
@@ -129,11 +179,13 @@ class Store:
                 await self.db.execute(f"PRAGMA user_version={number}")
                 await self.db.execute("COMMIT")
 
+    @_guarded
     async def schema_version(self) -> int:
         async with self._lock:
             return (await (await self.db.execute("PRAGMA user_version")).fetchone())[0]
 
     # --- sessions -----------------------------------------------------------------
+    @_guarded
     async def create(self, session: Session) -> Session:
         """Insert a new session; raises ChannelBusy if the channel has an active one."""
         try:
@@ -154,6 +206,7 @@ class Store:
         session.saved_seats = [replace(seat) for seat in session.seats]
         return session
 
+    @_guarded
     async def save(self, session: Session, change: Change | None = None) -> None:
         """Write the session (version + 1) and `change` in one transaction, or nothing."""
         change = change or Change()
@@ -190,6 +243,7 @@ class Store:
         session.version += 1
         session.saved_seats = [replace(seat) for seat in session.seats]
 
+    @_guarded
     async def move_channel(self, old: str, new: str) -> None:
         """Give `old`'s sessions and settings to `new` (a chat whose id changed), in one transaction."""
         async with self._transaction():
@@ -198,14 +252,20 @@ class Store:
 
     @contextlib.asynccontextmanager
     async def _transaction(self) -> AsyncIterator[None]:
-        """One write transaction on the connection: committed when the block ends, else rolled back."""
+        """One write transaction on the connection: committed when the block ends, else rolled back.
+        SQLite rolls back by itself on some errors (a full disk): then the error is raised as it
+        is, not hidden behind a failed ROLLBACK."""
         async with self._lock:
             await self.db.execute("BEGIN IMMEDIATE")
             try:
                 yield
                 await self.db.execute("COMMIT")
             except BaseException:
-                await self.db.execute("ROLLBACK")
+                if self.db.in_transaction:
+                    try:
+                        await self.db.execute("ROLLBACK")
+                    except sqlite3.Error:
+                        log.exception("rolling back failed")
                 raise
 
     async def _write_seats(self, session: Session) -> None:
@@ -218,19 +278,24 @@ class Store:
              for s in session.seats],
         )  # fmt: skip
 
+    @_guarded
     async def active(self, channel: str) -> Session | None:
         return await self._one("SELECT * FROM sessions WHERE channel=? AND status IN ('lobby', 'playing')", channel)
 
+    @_guarded
     async def latest(self, channel: str) -> Session | None:
         """The channel's active session, or else its most recent one."""
         return await self._one("SELECT * FROM sessions WHERE channel=? ORDER BY id DESC LIMIT 1", channel)
 
+    @_guarded
     async def get(self, session_id: int) -> Session | None:
         return await self._one("SELECT * FROM sessions WHERE id=?", session_id)
 
+    @_guarded
     async def active_sessions(self) -> list[Session]:
         return await self._many("SELECT * FROM sessions WHERE status IN ('lobby', 'playing') ORDER BY id")
 
+    @_guarded
     async def due(self, now: float) -> list[Session]:
         return await self._many(
             "SELECT * FROM sessions WHERE deadline IS NOT NULL AND deadline<=? AND status IN ('lobby', 'playing')"
@@ -238,6 +303,7 @@ class Store:
             now,
         )
 
+    @_guarded
     async def next_deadline(self) -> float | None:
         async with self._lock:
             row = await (
@@ -270,12 +336,14 @@ class Store:
         return sessions
 
     # --- moves, results, settings ---------------------------------------------------
+    @_guarded
     async def moves(self, session_id: int) -> list[MoveRow]:
         async with self._lock:
             rows = await self.db.execute_fetchall("SELECT * FROM moves WHERE session_id=? ORDER BY ply", (session_id,))
         return [MoveRow(r["ply"], r["seat"], r["move"], bool(r["by_ai"]), json.loads(r["state_before"]), r["at"])
                 for r in rows]  # fmt: skip
 
+    @_guarded
     async def stats(self, user_id: str) -> list[dict[str, Any]]:
         """Per game: wins, losses, draws, points."""
         return await self._rows(
@@ -285,6 +353,7 @@ class Store:
             user_id,
         )
 
+    @_guarded
     async def leaderboard(self, game: str | None, limit: int = 10) -> list[dict[str, Any]]:
         where = "WHERE game=?" if game else ""
         params = (game,) if game else ()
@@ -297,10 +366,12 @@ class Store:
             limit,
         )
 
+    @_guarded
     async def setting(self, channel: str, key: str) -> str | None:
         rows = await self._rows("SELECT value FROM channel_settings WHERE channel=? AND key=?", channel, key)
         return rows[0]["value"] if rows else None
 
+    @_guarded
     async def set_setting(self, channel: str, key: str, value: str) -> None:
         async with self._lock:
             await self.db.execute(

@@ -1,14 +1,19 @@
-"""Shared fixtures: a host on a real SQLite file, with a clock the test moves."""
+"""Shared fixtures: a host on a real SQLite file, with a clock the test moves; and a guard
+that fails any test in which the host had to play a fallback move for a failed AI."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.ai import AIRunner
+from bot.autoplay import fallback_log
 from bot.host import Host
 from bot.model import Event, Reply, User
 from bot.store import Store
@@ -86,3 +91,35 @@ async def table(tmp_path: Path, clock: Clock) -> AsyncIterator[Table]:
     t = await open_table(tmp_path / "games.db", clock)
     yield t
     await close_table(t)
+
+
+async def until(found: Callable[[], Any], timeout: float = 60.0) -> Any:
+    """Wait until `found()` is true: the effect of a background task the test cannot await. The
+    timeout only turns a hang into a failure; nothing depends on how long the wait takes."""
+    async with asyncio.timeout(timeout):
+        while not (value := found()):
+            await asyncio.sleep(0.01)
+    return value
+
+
+class _Records(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@pytest.fixture(autouse=True)
+def _the_ai_never_fails_unnoticed(request: pytest.FixtureRequest) -> Iterator[None]:
+    """When the AI fails, the host plays the first legal move so that no game is stuck; no test
+    may pass through that path unless it says so (`@pytest.mark.ai_fallback`)."""
+    seen = _Records()
+    fallback_log.addHandler(seen)
+    try:
+        yield
+    finally:
+        fallback_log.removeHandler(seen)
+    if seen.records and request.node.get_closest_marker("ai_fallback") is None:
+        pytest.fail(f"the host played a fallback move for a failed AI: {seen.records[0].getMessage()}")

@@ -5,8 +5,9 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.commands import Command, ParseError
+from bot.commands import MAX_TEXT, Command, ParseError
 from bot.table import parse
+from engines.base import msg
 
 GAMES = {"nim": "nim", "gomoku": "gomoku", "ddz": "doudizhu", "doudizhu": "doudizhu"}
 
@@ -33,7 +34,12 @@ def test_host_commands_and_bot_addressing() -> None:
 def test_not_commands() -> None:
     assert parse("hello there", GAMES) is None
     assert parse("/", GAMES) is None
-    assert parse("/" + "x" * 2000, GAMES) is None
+    assert parse("/join@other_bot " + "x" * 2000, GAMES, bot_name="gamehost_bot") is None  # another bot's
+
+
+def test_a_command_too_long_is_refused_not_ignored() -> None:
+    assert parse("/" + "x" * 2000, GAMES) == ParseError(msg("host.too_long", most=MAX_TEXT))
+    assert parse("/move " + "h8 " * 2000, GAMES) == ParseError(msg("host.too_long", most=MAX_TEXT))
 
 
 def test_garbage_is_a_parse_error_with_a_reason() -> None:

@@ -10,11 +10,15 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot import main
+from bot import main, startup
+from bot.adapters.discord import DiscordBot
 from bot.ai import AIRunner
 from bot.config import load
+from bot.host import Host
+from bot.store import Store
 from tests.discord.conftest import board_saying, boards, first_channel, run, said_to, start_bot
 from tests.discord.fake import ALICE, BOB, TOKEN, FakeDiscord
+from tests.telegram.test_running import free_port, gamehost
 
 
 async def test_buttons_survive_a_restart_and_stale_ones_are_refused_privately(fake: FakeDiscord,
@@ -124,3 +128,45 @@ async def test_gamehost_runs_discord_when_a_token_is_set(fake: FakeDiscord, tmp_
         with contextlib.suppress(asyncio.CancelledError):
             await running
     await fake.wait(lambda: not fake._sockets)  # gamehost closed its connection on the way out
+
+
+# --- a start that fails ----------------------------------------------------------------------------
+async def test_a_refused_token_is_one_line_and_a_non_zero_exit(fake: FakeDiscord, tmp_path: Path) -> None:
+    code, out, err = await gamehost(tmp_path, DISCORD_TOKEN="wrong-token",
+                                    GAMEHOST_DISCORD_API_URL=fake.api.removesuffix("/api/v10"))  # fmt: skip
+    assert code == 1 and out == "" and err == "gamehost: Discord refused the token (DISCORD_TOKEN)\n"
+
+
+async def test_no_discord_to_reach_is_one_line_after_the_last_try(tmp_path: Path) -> None:
+    url = f"http://127.0.0.1:{free_port()}"  # nothing listens there
+    code, out, err = await gamehost(tmp_path, DISCORD_TOKEN=TOKEN, GAMEHOST_DISCORD_API_URL=url,
+                                    GAMEHOST_START_ATTEMPTS="1")  # fmt: skip
+    assert code == 1 and out == ""
+    assert err.count("\n") == 1 and err.startswith("gamehost: cannot reach Discord: "), err
+
+
+async def test_a_transient_failure_at_start_is_tried_again_with_back_off(fake: FakeDiscord, tmp_path: Path) -> None:
+    store = await Store.open(str(tmp_path / "g.db"))
+    host = Host(store, AIRunner(0))
+    unreachable = f"http://127.0.0.1:{free_port()}"
+    bot = DiscordBot(host, TOKEN, guilds=fake.guild_ids, api=unreachable, gateway=fake.gateway,
+                     guild_ready_timeout=0.05)  # fmt: skip
+    waited: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waited.append(seconds)
+        if len(waited) == 2:
+            bot.api = fake.api  # the network is back
+
+    try:
+        await startup.start(bot, attempts=5, sleep=sleep)
+        await asyncio.wait_for(bot.ready.wait(), 20)
+        assert waited == [1.0, 2.0]
+        channel = first_channel(fake)
+        await run(fake, ALICE, "nim solo", channel)
+        assert (await board_saying(fake, channel, "Nim begins")).png is not None
+    finally:
+        await bot.stop()
+        await host.stop()
+        host.ai.close()
+        await store.close()

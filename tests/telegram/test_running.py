@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
+import sys
 from pathlib import Path
 
 import aiohttp
 import pytest
 
+from bot import startup
 from bot.adapters.telegram import Telegram, TelegramOptions
 from bot.config import Settings, load
 from bot.main import run
+from bot.startup import StartFailed
 from tests.conftest import Clock, close_table, open_table
 from tests.telegram.conftest import GROUP
-from tests.telegram.standin import TOKEN, BotAPI
+from tests.telegram.standin import TOKEN, BotAPI, Fault
 
 
 def test_the_token_comes_from_telegram_token_or_gamehost_telegram_token(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -89,6 +93,69 @@ async def test_webhook_mode_sets_the_webhook_and_checks_the_secret(tmp_path: Pat
             assert real.status == 200
         [answer] = await api.wait(lambda: api.to_chat(GROUP))
         assert "Play a game in this channel" in answer.text and len(api.to_chat(GROUP)) == 1
+    finally:
+        await tg.stop()
+        await close_table(table)
+        await api.stop()
+
+
+# --- a start that fails ----------------------------------------------------------------------------
+async def gamehost(tmp_path: Path, **env: str) -> tuple[int, str, str]:
+    """The real `gamehost` process, run to its end; (exit code, stdout, stderr)."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot.main", stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE, cwd=Path(__file__).parents[2],
+        env={**{k: v for k, v in os.environ.items() if "TOKEN" not in k}, "GAMEHOST_DB": str(tmp_path / "g.db"),
+             "GAMEHOST_AI_WORKERS": "0", **env},
+    )  # fmt: skip
+    out, err = await asyncio.wait_for(process.communicate(), 120)
+    return process.returncode or 0, out.decode(), err.decode()
+
+
+async def test_a_refused_token_is_one_line_and_a_non_zero_exit(tmp_path: Path) -> None:
+    api = BotAPI()
+    await api.start()
+    try:
+        wrong = "999:WRONG-TOKEN"
+        code, out, err = await gamehost(tmp_path, TELEGRAM_TOKEN=wrong, GAMEHOST_TELEGRAM_API_URL=api.url)
+    finally:
+        await api.stop()
+    # One line, and no try again: a refused token does not get better by asking again.
+    assert code == 1 and out == "" and err == "gamehost: Telegram refused the token (TELEGRAM_TOKEN)\n"
+
+
+async def test_no_telegram_to_reach_is_one_line_after_the_last_try(tmp_path: Path) -> None:
+    url = f"http://127.0.0.1:{free_port()}"  # nothing listens there
+    code, out, err = await gamehost(tmp_path, TELEGRAM_TOKEN=TOKEN, GAMEHOST_TELEGRAM_API_URL=url,
+                                    GAMEHOST_START_ATTEMPTS="1")  # fmt: skip
+    assert code == 1 and out == ""
+    assert err.count("\n") == 1 and err.startswith(f"gamehost: cannot reach Telegram at {url}: "), err
+    assert TOKEN not in err
+
+
+async def test_a_transient_failure_at_start_is_tried_again_with_back_off(tmp_path: Path, clock: Clock) -> None:
+    api = BotAPI()
+    await api.start()
+    api.faults.append(Fault({"getMe"}, 2, 502, {"error_code": 502, "description": "Bad Gateway"}))
+    table = await open_table(tmp_path / "g.db", clock)
+    tg = Telegram(table.host, TelegramOptions(TOKEN, api_url=api.url, poll_timeout=5.0))
+    waited: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waited.append(seconds)
+
+    try:
+        await startup.start(tg, attempts=5, sleep=sleep)
+        assert waited == [1.0, 2.0] and [c.status for c in api.calls if c.method == "getMe"] == [502, 502, 200]
+        api.group(GROUP)
+        await api.say(api.person(101, "Alice", "alice"), GROUP, "/games")
+        await api.wait(lambda: api.to_chat(GROUP))  # it runs
+        api.faults.append(Fault({"getMe"}, 9, 502, {"error_code": 502, "description": "Bad Gateway"}))
+        again = Telegram(table.host, TelegramOptions(TOKEN, api_url=api.url, poll_timeout=5.0))
+        with pytest.raises(StartFailed, match="Bad Gateway") as failed:
+            await startup.start(again, attempts=3, sleep=sleep)
+        assert failed.value.transient and waited == [1.0, 2.0, 1.0, 2.0]
+        await again.stop()
     finally:
         await tg.stop()
         await close_table(table)

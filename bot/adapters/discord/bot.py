@@ -33,6 +33,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+import aiohttp
 import discord
 import yarl
 from discord import app_commands
@@ -43,6 +44,7 @@ from bot.adapters.discord.messages import Buttons, attached, chunks, defer, edit
 from bot.host import Host
 from bot.i18n import t
 from bot.model import DISCORD, Event, Reply, User
+from bot.startup import StartFailed
 
 log = logging.getLogger(__name__)
 
@@ -102,6 +104,8 @@ class DiscordBot:
             "max_messages": None, **client_options,
         }  # fmt: skip
         self.client: discord.Client
+        # The bot has no voice: no warning at every start that voice libraries are missing.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         if shard_count is not None or shard_ids:
             # 0 shards: as many as Discord recommends (GET /gateway/bot).
             ids = list(shard_ids) if shard_ids else None
@@ -130,9 +134,19 @@ class DiscordBot:
 
     # --- life cycle ---------------------------------------------------------------------
     async def start(self) -> None:
-        """Log in (a bad token raises here), sync the commands, and connect in the background."""
+        """Log in, sync the commands, and connect in the background. A token Discord refuses, or
+        a Discord it cannot reach (that may come back: `transient`), raises StartFailed."""
         use_endpoints(self.api, self.gateway)
-        await self.client.login(self.token)
+        try:
+            await self.client.login(self.token)
+        except discord.LoginFailure:
+            raise StartFailed("Discord refused the token (DISCORD_TOKEN)", transient=False) from None
+        except (TimeoutError, OSError, aiohttp.ClientError, discord.DiscordServerError) as error:
+            await self.client.http.close()  # the next try opens a new session
+            self.client.http.connector = discord.utils.MISSING
+            raise StartFailed(f"cannot reach Discord: {error}", transient=True) from None
+        except discord.HTTPException as error:
+            raise StartFailed(f"Discord refused to log in: {error}", transient=False) from None
         self._task = asyncio.create_task(self.client.connect())
         self._task.add_done_callback(_log_end)
 

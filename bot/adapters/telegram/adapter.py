@@ -24,7 +24,7 @@ from telegram import (
 )
 from telegram import User as TgUser
 from telegram.constants import ChatAction, ChatType, MessageEntityType
-from telegram.error import TelegramError
+from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, TelegramError
 from telegram.ext import Application, CallbackQueryHandler, ContextTypes, InlineQueryHandler, MessageHandler, filters
 
 from bot import table
@@ -35,6 +35,7 @@ from bot.commands import Command
 from bot.host import Host
 from bot.i18n import t
 from bot.model import TELEGRAM, Event, Reply, User
+from bot.startup import StartFailed
 
 log = logging.getLogger(__name__)
 
@@ -108,10 +109,28 @@ class Telegram:
 
     # --- life cycle ------------------------------------------------------------------
     async def start(self) -> None:
+        """Connect and serve. A token Telegram refuses, or a Telegram it cannot reach (that may
+        come back: `transient`), raises StartFailed with one line that never holds the token."""
+        try:
+            await self._start()
+        except InvalidToken:
+            raise StartFailed("Telegram refused the token (TELEGRAM_TOKEN)", transient=False) from None
+        except (BadRequest, Forbidden) as error:
+            reason = f"Telegram refused to start the bot: {self._secret_out(error)}"
+            raise StartFailed(reason, transient=False) from None
+        except NetworkError as error:
+            reason = f"cannot reach Telegram at {self.options.api_url}: {self._secret_out(error)}"
+            raise StartFailed(reason, transient=True) from None
+
+    def _secret_out(self, error: Exception) -> str:
+        return str(error).replace(self.options.token, "<token>")
+
+    async def _start(self) -> None:
         await self.app.initialize()
         self.out.username = self.app.bot.username
         await self._set_commands()
-        await self.app.start()
+        if not self.app.running:
+            await self.app.start()
         updater = self.app.updater
         assert updater is not None
         o = self.options

@@ -1,0 +1,194 @@
+"""When the database fails, people read one clear line and the bot stays up; at open, a
+file it must not use is refused with one line.
+
+Every fault here is SQLite's own: another process holding the write lock, a file that
+is read-only or damaged, a full database (SQLite's page limit gives the same SQLITE_FULL
+as a full disk, with the same rollback), a schema from a newer version.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sqlite3
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from pathlib import Path
+
+import pytest
+
+from bot.adapters.console import Console
+from bot.store import MIGRATIONS, StorageUnavailable, Store
+from tests.conftest import ALICE, BOB, Clock, Table, close_table, open_table
+
+UNAVAILABLE = "The game storage is unavailable right now; please try again in a moment."
+
+
+@asynccontextmanager
+async def held_write_lock(db: Path) -> AsyncIterator[None]:
+    """Another process takes the database's write lock and keeps it until the block ends."""
+    holder = await asyncio.create_subprocess_exec(
+        sys.executable, "-c",
+        "import sqlite3, sys\n"
+        "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+        "c.execute('BEGIN IMMEDIATE')\n"
+        "print('locked', flush=True)\n"
+        "sys.stdin.read()\n",
+        str(db), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        assert await holder.stdout.readline() == b"locked\n"
+        yield
+    finally:
+        holder.stdin.close()
+        await holder.wait()
+
+
+@contextmanager
+def read_only(path: Path) -> Iterator[None]:
+    """The file cannot be written, even by root (who ignores permission bits)."""
+    if os.geteuid() == 0:
+        subprocess.run(["chattr", "+i", str(path)], check=True)
+    else:
+        path.chmod(0o444)
+    try:
+        yield
+    finally:
+        if os.geteuid() == 0:
+            subprocess.run(["chattr", "-i", str(path)], check=True)
+        else:
+            path.chmod(0o644)
+
+
+async def fast_lock_timeout(table: Table) -> None:
+    # The lock is held throughout, so how long the store waits for it changes nothing but the test's time.
+    await table.store.db.execute("PRAGMA busy_timeout=50")
+
+
+async def test_a_write_lock_held_by_another_process_gets_a_clear_line_then_passes(table: Table, caplog) -> None:
+    await fast_lock_timeout(table)
+    await table.say(ALICE, "/nim start 3 4")
+    async with held_write_lock(table.db):
+        with caplog.at_level(logging.WARNING, logger="bot.host"):
+            joined = await table.say(BOB, "/join")
+        assert [r.text for r in joined] == [UNAVAILABLE] and joined[0].ephemeral
+        assert "database is locked" in caplog.text
+        assert "Alice" in (await table.say(BOB, "/board"))[0].text  # reading goes on meanwhile
+        assert (await table.session()).status == "lobby"
+    assert "Nim begins" in (await table.say(BOB, "/join"))[0].text
+
+
+async def test_the_console_bot_stays_up_through_a_locked_database(tmp_path: Path) -> None:
+    table = await open_table(tmp_path / "c.db", Clock())
+    await fast_lock_timeout(table)
+    out: list[str] = []
+    console = Console(table.host, tmp_path / "pictures", "alice", write=out.append)
+
+    async def typed() -> AsyncIterator[str]:
+        async with held_write_lock(table.db):
+            yield "/nim solo 3\n"
+        yield "/nim solo 3\n"
+
+    try:
+        await console.run(typed())
+    finally:
+        await close_table(table)
+    text = "\n".join(out)
+    assert UNAVAILABLE in text and "Nim begins: alice vs Bot (hard)." in text, text
+
+
+async def test_a_full_database_is_reported_as_full_and_nothing_is_half_written(table: Table, caplog) -> None:
+    await table.say(ALICE, "/nim start 20 20 20")
+    await table.say(BOB, "/join")
+    (pages,) = await (await table.store.db.execute("PRAGMA page_count")).fetchone()
+    await table.store.db.execute(f"PRAGMA max_page_count={pages}")  # not one page more: SQLITE_FULL
+    with caplog.at_level(logging.WARNING):
+        for ply in range(40):  # until a move needs a new page
+            user, move = (ALICE, "/take 1 1") if ply % 2 == 0 else (BOB, "/take 2 1")
+            said = [r.text for r in await table.say(user, move)]
+            if said == [UNAVAILABLE]:
+                break
+    assert said == [UNAVAILABLE]
+    assert "database or disk is full" in caplog.text and "no transaction is active" not in caplog.text
+    session = await table.session()
+    assert len(await table.store.moves(session.id)) == session.ply == ply  # every move whole, the last not at all
+    await table.store.db.execute("PRAGMA max_page_count=1073741823")
+    assert " took 1 stone" in (await table.say(user, move))[0].text
+
+
+async def test_a_read_only_file_gets_a_clear_line_and_reads_go_on(tmp_path: Path) -> None:
+    db = tmp_path / "ro.db"
+    table = await open_table(db, Clock())
+    await table.say(ALICE, "/nim start 3 4")
+    await close_table(table)
+    with read_only(db):
+        table = await open_table(db, Clock())
+        try:
+            assert [r.text for r in await table.say(BOB, "/join")] == [UNAVAILABLE]
+            assert "Alice" in (await table.say(BOB, "/board"))[0].text
+        finally:
+            await close_table(table)
+
+
+async def test_a_file_damaged_while_running_gets_a_clear_line(table: Table) -> None:
+    await table.say(ALICE, "/nim start 3 4")
+    await table.store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db = table.store.db
+    (root,) = await (await db.execute("SELECT rootpage FROM sqlite_master WHERE name='sessions'")).fetchone()
+    (size,) = await (await db.execute("PRAGMA page_size")).fetchone()
+    with table.db.open("r+b") as f:  # the sessions table's first page is overwritten
+        f.seek((root - 1) * size)
+        f.write(b"\xff" * size)
+    other = sqlite3.connect(table.db, isolation_level=None)  # another writer: the store reads the file again
+    other.execute("INSERT INTO channel_settings VALUES ('x', 'y', 'z')")
+    other.close()
+    with pytest.raises(StorageUnavailable, match="malformed"):
+        await table.store.active_sessions()
+    assert [r.text for r in await table.say(BOB, "/cancel")] == [UNAVAILABLE]
+
+
+async def test_open_refuses_a_damaged_file_in_one_line(tmp_path: Path) -> None:
+    garbage = tmp_path / "garbage.db"
+    garbage.write_bytes(b"not a database " * 1000)
+    with pytest.raises(StorageUnavailable, match="file is not a database") as refused:
+        await Store.open(str(garbage))
+    assert "\n" not in str(refused.value)
+
+    damaged = tmp_path / "damaged.db"
+    store = await Store.open(str(damaged))
+    await store.set_setting("c", "k", "v")
+    (root,) = await (await store.db.execute("SELECT rootpage FROM sqlite_master WHERE name='seats'")).fetchone()
+    await store.close()
+    with damaged.open("r+b") as f:
+        f.seek((root - 1) * 4096)
+        f.write(b"\xff" * 4096)
+    with pytest.raises(StorageUnavailable, match="is damaged") as refused:
+        await Store.open(str(damaged))
+    assert "\n" not in str(refused.value)
+
+
+async def test_open_refuses_a_schema_newer_than_the_code(tmp_path: Path) -> None:
+    db = tmp_path / "new.db"
+    store = await Store.open(str(db))
+    await store.db.execute(f"PRAGMA user_version={len(MIGRATIONS) + 1}")
+    await store.close()
+    with pytest.raises(StorageUnavailable, match=f"schema version {len(MIGRATIONS) + 1}, newer"):
+        await Store.open(str(db))
+
+
+@pytest.mark.parametrize("problem", ["damaged", "newer"])
+def test_gamehost_says_why_it_cannot_open_the_database_in_one_line(tmp_path: Path, problem: str) -> None:
+    db = tmp_path / "g.db"
+    if problem == "damaged":
+        db.write_bytes(b"not a database " * 1000)
+    else:
+        sqlite3.connect(db).execute(f"PRAGMA user_version={len(MIGRATIONS) + 7}").connection.close()
+    env = {**os.environ, "GAMEHOST_DB": str(db), "GAMEHOST_AI_WORKERS": "0", "GAMEHOST_IMAGES": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-m", "bot.main"], input="", capture_output=True, text=True, env=env,
+                          cwd=Path(__file__).parents[2], timeout=120)  # fmt: skip
+    assert done.returncode != 0 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("gamehost: "), done.stderr
+    assert ("file is not a database" if problem == "damaged" else "newer than this gamehost") in done.stderr
