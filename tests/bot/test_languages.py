@@ -7,8 +7,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+from pydantic import ValidationError
+
 from bot.ai import AIRunner
 from bot.commands import Command, ParseError
+from bot.config import load
 from bot.host import Host
 from bot.model import Event, Reply, User
 from bot.store import Store
@@ -151,3 +155,9 @@ async def test_a_person_we_never_heard_from_reads_the_channels_language(table: T
     await table.host.handle(Event(table.channel, ALICE, "/lang zh"))
     answer = said(await table.host.handle(Event(table.channel, user, "/undo")))
     assert answer == "这个频道还没有对局。输入 /help 看看怎么开始。"
+
+
+def test_the_language_setting_takes_only_languages_there_are_catalogs_for() -> None:
+    assert load(["--language", "zh"]).language == "zh"
+    with pytest.raises(ValidationError, match="there are catalogs for en, zh, not 'fr'"):
+        load(["--language", "fr"])
