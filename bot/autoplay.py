@@ -23,8 +23,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot import play, replies
-from bot.core import Core, title
-from bot.i18n import t
+from bot.core import Core, in_language, title
+from bot.i18n import Translator, t
 from bot.info import ai_seed
 from bot.model import Reply
 from bot.session import Session, SessionStatus
@@ -152,13 +152,17 @@ class Autoplay:
                 next_seat = game.to_move(game.from_json(current.state)) \
                     if current.status == SessionStatus.PLAYING else None  # fmt: skip
                 if next_seat is None or not current.seats[next_seat].played_by_ai:
-                    await self.deliver(current.channel, await replies.after_move(core, current, core.tr, lines))
+                    await self.deliver(current.channel, await self._after_move(current, lines))
                     lines = []
         if lines and session is not None:
             async with core.locks[session.channel]:
                 latest = await core.store.get(session_id)
                 if latest is not None:
-                    await self.deliver(latest.channel, await replies.after_move(core, latest, core.tr, lines))
+                    await self.deliver(latest.channel, await self._after_move(latest, lines))
+
+    async def _after_move(self, session: Session, lines: list[Msg]) -> list[Reply]:
+        tr = await self.core.languages.channel(session.channel)
+        return in_language(await replies.after_move(self.core, session, tr, lines), tr)
 
     async def _ai_move(self, game: Game, session: Session, state: Any, seat: int) -> Any:
         level = session.seats[seat].ai_level or game.default_level
@@ -215,7 +219,8 @@ class Autoplay:
                     session = await core.store.get(due.id or 0)
                     if session is None or session.version != due.version:
                         continue
-                    said = await self._expire(session)
+                    tr = await core.languages.channel(session.channel)
+                    said = in_language(await self._expire(session, tr), tr)
                 await self.deliver(session.channel, said)
             except Exception:
                 failed += 1
@@ -233,8 +238,8 @@ class Autoplay:
                 self._failures.pop(session_id, None)  # no bot turn to try any more
         return failed
 
-    async def _expire(self, session: Session) -> list[Reply]:
-        core, tr = self.core, self.core.tr
+    async def _expire(self, session: Session, tr: Translator) -> list[Reply]:
+        core = self.core
         game = core.game_of(session)
         if session.status == SessionStatus.LOBBY:
             session.status, session.deadline = SessionStatus.CANCELLED, None

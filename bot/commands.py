@@ -8,7 +8,7 @@ this parser. It never raises: anything it cannot read is a `ParseError`.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engines.base import Msg, msg
@@ -34,10 +34,12 @@ class ParseError:
 
 
 def parse(
-    text: str, games: dict[str, str], actions: Collection[str], bot_name: str | None = None
+    text: str, games: Mapping[str, str], actions: Mapping[str, str], bot_name: str | None = None,
+    other_words: Mapping[str, str] | None = None,
 ) -> Command | ParseError | None:
-    """Read a command. `games` maps every game name and alias to the game's name; `actions` are
-    the words a game's command may take first (`start`, `solo`; the command table's).
+    """Read a command. `games` maps every word that names a game to the game's name; `actions`
+    maps the words a game's command may take first to the action (`start`, `solo`, `人机`: the
+    command table's); `other_words` maps other words for commands to them (`认输`: `resign`).
 
     None: the text is not a command at all (ordinary chat).
     """
@@ -54,14 +56,15 @@ def parse(
     args = text[1:].split()[1:]
     if len(args) > MAX_ARGS:
         return ParseError(msg("host.too_many_words", most=MAX_ARGS))
-    if not re.fullmatch(r"[a-z0-9_]{1,32}", word):
+    other_words = other_words or {}
+    if not (word in games or word in other_words or re.fullmatch(r"[a-z0-9_]{1,32}", word)):
         return ParseError(msg("host.unknown_command", command=head[:32]))
     mentions = tuple(a for a in args if MENTION.match(a))
     if word in games:
-        action = args[0].lower() if args else "start"
-        if action in actions:
+        action = actions.get(args[0].lower()) if args else "start"
+        if action is not None and args:
             args = args[1:]
-        else:
+        elif action is None:
             action = "start"  # "/nim 3 4 5" starts a game too
         return Command(action, games[word], tuple(args), mentions, word)
-    return Command(word, None, tuple(args), mentions, word)
+    return Command(other_words.get(word, word), None, tuple(args), mentions, word)

@@ -8,6 +8,8 @@ from typing import Annotated, Any
 from pydantic import AliasChoices, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, CliApp, NoDecode, SettingsConfigDict
 
+from bot.i18n import LANGUAGES
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
@@ -20,7 +22,7 @@ class Settings(BaseSettings):
     turn_seconds: int = Field(300, ge=10, description="time per move before a player times out")
     lobby_seconds: int = Field(900, ge=10, description="how long an open table waits for players")
     ai_workers: int = Field(os.cpu_count() or 1, ge=0, description="AI worker processes (0: a thread)")
-    language: str = Field("en", description="language of the bot's messages")
+    language: str = Field("en", description="en or zh: the console's language, and of channels that chose none")
     console: bool = Field(False, description="run the console bot even when a platform token is set")
     name: str = Field("alice", description="who types first in the console bot")
     log_level: str = Field("WARNING", description="DEBUG, INFO, WARNING or ERROR")
@@ -63,6 +65,13 @@ class Settings(BaseSettings):
             return [int(v) for v in value.replace("[", " ").replace("]", " ").replace(",", " ").split()]
         if isinstance(value, list) and len(value) == 1 and isinstance(value[0], str):
             return cls._id_list(value[0])
+        return value
+
+    @field_validator("language")
+    @classmethod
+    def _language(cls, value: str) -> str:
+        if value not in LANGUAGES:
+            raise ValueError(f"there are catalogs for {', '.join(LANGUAGES)}, not {value!r}")
         return value
 
     @model_validator(mode="after")

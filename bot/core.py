@@ -8,22 +8,25 @@ tells background play (AI turns, timers) that a session changed.
 from __future__ import annotations
 
 import asyncio
+import re
 import secrets
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.ai import AIRunner
 from bot.commands import Command
-from bot.i18n import Translator, t
-from bot.model import Event, User
+from bot.i18n import LANGUAGES, Translator, t, translator
+from bot.languages import Languages
+from bot.model import Event, Reply, User
 from bot.session import Change, Seat, Session, SessionStatus
 from bot.store import Store
 from engines.base import Game, Msg, Refusal
 from render.base import RenderContext
 
 Draw = Callable[[str, Any, RenderContext], bytes]
+WORD = re.compile(r"[^\W_]{1,32}")  # a title that may be typed as a command word: letters, no space
 
 
 @dataclass
@@ -33,7 +36,7 @@ class Core:
     store: Store
     ai: AIRunner
     games: dict[str, Game]
-    tr: Translator  # the host's language
+    languages: Languages  # who reads which language
     draw: Draw
     clock: Callable[[], float]
     turn_seconds: int
@@ -41,6 +44,10 @@ class Core:
     # Told of every committed session (AI turns and timers look at it); set by the host.
     changed: Callable[[Session], None] = lambda session: None
     locks: defaultdict[str, asyncio.Lock] = field(default_factory=lambda: defaultdict(asyncio.Lock))
+    game_words: dict[str, str] = field(init=False)  # every word that names a game -> the game's name
+
+    def __post_init__(self) -> None:
+        self.game_words = game_words(self.games)
 
     async def commit(self, session: Session, change: Change | None = None) -> None:
         """Save the session (and `change`) in one transaction, then tell background play."""
@@ -62,8 +69,9 @@ class Core:
     def game_of(self, session: Session) -> Game:
         return self.games[session.game]
 
-    def ai_seat(self, seat: int, level: str) -> Seat:
-        return Seat(seat, None, self.tr(t("host.ai_name", level=level)), ai_level=level)
+    def ai_seat(self, seat: int, level: str, tr: Translator) -> Seat:
+        """A seat for a bot, named in the channel's language."""
+        return Seat(seat, None, tr(t("host.ai_name", level=level)), ai_level=level)
 
 
 @dataclass
@@ -75,7 +83,8 @@ class Request:
 
     event: Event
     command: Command
-    tr: Translator
+    tr: Translator  # the channel's language: what everyone sees
+    reader: Translator  # the acting person's language: what only they see
     session: Session | None
     seat: Seat | None = None  # the user's seat, for commands that need one
 
@@ -107,12 +116,40 @@ class Request:
                 raise Refusal("host.not_a_player")
 
 
+def game_words(games: dict[str, Game]) -> dict[str, str]:
+    """The words that name each game: its name, its aliases, and its title in each language
+    when that is one word (五子棋, 斗地主): `/五子棋 人机` works like `/gomoku solo`."""
+    words = {}
+    for name, game in games.items():
+        titles = (title_word(game, language) for language in LANGUAGES)
+        for word in (name, *game.aliases, *(w for w in titles if w)):
+            words.setdefault(word, name)
+    return words
+
+
+def title_word(game: Game, language: str) -> str | None:
+    """`game`'s title in `language` if it is one word that may be typed as a command (五子棋)."""
+    word = translator(language)(title(game)).lower()
+    return word if WORD.fullmatch(word) else None
+
+
+def private(tr: Translator, message: Msg) -> Reply:
+    """An answer only the acting person sees, in their language."""
+    return Reply(tr(message), ephemeral=True, language=tr.language)
+
+
+def in_language(replies: list[Reply], tr: Translator) -> list[Reply]:
+    """`replies`, those not in a reader's own language marked as in the channel's (`tr`)."""
+    return [r if r.language else replace(r, language=tr.language) for r in replies]
+
+
 def title(game: Game) -> Msg:
     return t(f"{game.name}.title")
 
 
-def vs(session: Session) -> str:
-    return " vs ".join(s.name for s in session.seats)
+def vs(session: Session, tr: Translator) -> str:
+    """The players, "alice vs bob"."""
+    return tr(t("host.versus")).join(s.name for s in session.seats)
 
 
 def points(value: float) -> str:

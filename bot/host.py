@@ -26,8 +26,9 @@ from bot import clean, info, play, table
 from bot.ai import AIRunner
 from bot.autoplay import Autoplay
 from bot.commands import Command, ParseError
-from bot.core import Core, Request
-from bot.i18n import Translator, t
+from bot.core import Core, Request, in_language, private
+from bot.i18n import Translator, t, translator
+from bot.languages import Languages
 from bot.model import Event, Reply
 from bot.session import ChannelBusy, Conflict, Session, SessionStatus
 from bot.store import StorageUnavailable, Store
@@ -81,10 +82,11 @@ class Host:
     ) -> None:
         self.store = store
         self.bot_name = bot_name
-        self.tr = Translator(language)
+        self.tr = translator(language)  # the default language: of channels that chose none
+        self.languages = Languages(store, language)
         self.games = engines.all_games()
-        self.words = {word: name for name, g in self.games.items() for word in (name, *g.aliases)}
-        self.core = Core(store, ai, self.games, self.tr, draw, clock, turn_seconds, lobby_seconds)
+        self.core = Core(store, ai, self.games, self.languages, draw, clock, turn_seconds, lobby_seconds)
+        self.words = self.core.game_words
         self.autoplay = Autoplay(self.core, self._deliver)
         self.core.changed = self.autoplay.changed
         self._outboxes: dict[str, Deliver] = {}
@@ -126,6 +128,7 @@ class Host:
     def knows(self, word: str) -> bool:
         """Whether `word` is a command word of the host or of any game."""
         word = clean.text(word).lower()
+        word = table.COMMAND_WORDS.get(word, word)
         return table.known(word, self.words) or any(
             word in g.move_words or word in g.queries for g in self.games.values()
         )
@@ -152,9 +155,9 @@ class Host:
 
         return await asyncio.to_thread(moves)
 
-    async def hidden_hand(self, user_id: str, platform: str) -> HiddenHand | None:
+    async def hidden_hand(self, user_id: str, platform: str, locale: str | None = None) -> HiddenHand | None:
         """`user_id`'s hand in their most recently active hidden-hand game on `platform`:
-        what only they may see, and their legal moves."""
+        what only they may see (in their language: `locale`'s if given), and their legal moves."""
         found = [s for s in await self.store.active_sessions()
                  if s.channel.startswith(f"{platform}:") and s.status == SessionStatus.PLAYING
                  and s.seat_of(user_id) is not None and self.games[s.game].hidden_hands]  # fmt: skip
@@ -165,8 +168,25 @@ class Host:
         state = game.from_json(session.state)
         seat = session.seat_of(user_id).seat  # type: ignore[union-attr]
         plays = [game.move_text(state, m) for m in game.legal_moves(state, seat)]
-        return HiddenHand(session.id or 0, session.version, session.channel, game.private_lines(state, seat, self.tr),
+        tr = await self.reader(user_id, locale, session.channel)
+        return HiddenHand(session.id or 0, session.version, session.channel, game.private_lines(state, seat, tr),
                           plays)  # fmt: skip
+
+    async def translator(self, channel: str) -> Translator:
+        """The language of `channel`'s public messages and pictures."""
+        return await self.languages.channel(channel)
+
+    async def reader(self, user_id: str, locale: str | None = None, channel: str | None = None) -> Translator:
+        """The language of what only `user_id` sees: `locale`'s when it names one of ours, else
+        the one they last came with, else `channel`'s (else the host's)."""
+        return await self.languages.reader(user_id, locale, channel)
+
+    async def _reader(self, event: Event) -> Translator:
+        """The acting person's translator (their locale's, or as the store remembers them)."""
+        try:
+            return await self.languages.reader(event.user.id, event.locale, event.channel)
+        except StorageUnavailable:
+            return self.languages.spoken(event)
 
     async def ai_to_move(self, session_id: int) -> bool:
         """Whether a bot is to move in that session (adapters show "typing…")."""
@@ -186,38 +206,40 @@ class Host:
     async def handle(self, event: Event, respond: Respond | None = None) -> list[Reply]:
         """Answer one event. `respond` gets the replies before the channel is unlocked,
         so they reach the platform before anything that follows (an AI's move)."""
-        tr = self.tr
         event = clean.event(event)  # the one place user text enters: names and words cleaned
         button = None
         text = event.text
         if event.button is not None:
             button = _read_button(event.button)
             if button is None:
-                return await _respond(respond, [Reply(tr(t("host.button_unknown")), ephemeral=True)])
+                return await _respond(respond, [private(await self._reader(event), t("host.button_unknown"))])
             text = clean.text("/" + button[2])
         command = self.parse(text)
         if command is None:
             return []
         if isinstance(command, ParseError):
-            return await _respond(respond, [Reply(tr(clean.quoting(command.reason, text)), ephemeral=True)])
+            return await _respond(respond, [private(await self._reader(event), clean.quoting(command.reason, text))])
         async with self.core.locks[event.channel]:
             try:
+                tr, reader = await self.languages.arrived(event)
                 session = await self.store.active(event.channel)
                 # A finished game's buttons (Rematch) belong to the channel's latest session.
                 pressed_on = session or (await self.store.latest(event.channel) if button is not None else None)
                 if button is not None and not _button_fresh(button, pressed_on):
-                    replies = [Reply(tr(t("host.button_stale")), ephemeral=True)]
+                    replies = [private(reader, t("host.button_stale"))]
                 else:
-                    replies = await self._dispatch(Request(event, command, tr, session))
+                    replies = await self._dispatch(Request(event, command, tr, reader, session))
             except Refusal as refusal:
-                replies = [Reply(tr(clean.quoting(refusal.msg, text)), ephemeral=True)]
+                replies = [private(reader, clean.quoting(refusal.msg, text))]
             except ChannelBusy:
-                replies = [Reply(tr(t("host.channel_busy")), ephemeral=True)]
+                replies = [private(reader, t("host.channel_busy"))]
             except Conflict:
-                replies = [Reply(tr(t("host.try_again")), ephemeral=True)]
+                replies = [private(reader, t("host.try_again"))]
             except StorageUnavailable as error:
                 log.warning("storage unavailable in %s: %s", event.channel, error)
-                replies = [Reply(tr(t("host.storage_unavailable")), ephemeral=True)]
+                tr = self.languages.spoken(event)  # asking the store for languages would fail too
+                replies = [private(tr, t("host.storage_unavailable"))]
+            replies = in_language(replies, tr)
             await _respond(respond, replies)
         return replies
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bot import replies
-from bot.core import Core, Request, points, title, vs
-from bot.i18n import t
+from bot.core import Core, Request, points, private, title, vs
+from bot.i18n import Translator, t
+from bot.languages import read_language
 from bot.lobby import mentioned
 from bot.model import Reply
 from bot.session import MoveRow, Session, SessionStatus
@@ -22,7 +23,7 @@ async def board(core: Core, r: Request) -> list[Reply]:
     if session is None:
         raise Refusal("host.no_game")
     if session.status == SessionStatus.LOBBY:
-        return [replies.lobby(core, session, t("host.lobby_waiting"))]
+        return [replies.lobby(session, r.tr, t("host.lobby_waiting"))]
     if session.state is None:  # a table closed before its game began: nothing to show
         raise Refusal("host.no_game")
     overlay = None
@@ -49,7 +50,7 @@ async def hand(core: Core, r: Request) -> list[Reply]:
     seat = r.player
     if not core.game_of(session).hidden_hands:
         raise Refusal("host.no_hand")
-    return [await replies.hand(core, session, seat.seat, r.tr)]
+    return [await replies.hand(core, session, seat.seat, r.reader)]
 
 
 async def hint(core: Core, r: Request) -> list[Reply]:
@@ -64,7 +65,7 @@ async def hint(core: Core, r: Request) -> list[Reply]:
     if game.to_move(game.from_json(session.state)) != seat.seat:
         raise Refusal("host.not_your_turn")
     text, _ = await core.ai.move(game.name, session.state, seat.seat, game.hint_level, ai_seed(session) ^ 1)
-    return [Reply(r.tr(t("host.hint", move=text)), ephemeral=True)]
+    return [private(r.reader, t("host.hint", move=text))]
 
 
 async def hints(core: Core, r: Request) -> list[Reply]:
@@ -76,6 +77,18 @@ async def hints(core: Core, r: Request) -> list[Reply]:
         raise Refusal("host.hints_during_game")
     await core.store.set_setting(r.event.channel, HINTS, choice)
     return [Reply(r.tr(t(f"host.hints_now_{choice}")))]
+
+
+async def lang(core: Core, r: Request) -> list[Reply]:
+    """`/lang zh|en`: the language of this channel's public messages and pictures (during a
+    game: moderators only). What only one person sees stays in their own language."""
+    language = read_language(r.command.args[0]) if r.command.args else None
+    if language is None:
+        raise Refusal("host.lang_usage")
+    if r.session is not None and not r.user.moderator:
+        raise Refusal("host.lang_during_game")
+    tr = await core.languages.choose(r.event.channel, language)
+    return [Reply(tr(t("host.lang_now")), language=tr.language)]
 
 
 async def _played(core: Core, r: Request) -> tuple[Session, list[MoveRow]]:
@@ -90,7 +103,7 @@ async def record(core: Core, r: Request) -> list[Reply]:
     """`/record`: the moves of the channel's game so far."""
     session, moves = await _played(core, r)
     game = core.game_of(session)
-    header = r.tr(t("host.record_header", game=title(game), players=vs(session), count=len(moves)))
+    header = r.tr(t("host.record_header", game=title(game), players=vs(session, r.tr), count=len(moves)))
     body = " · ".join(f"{m.ply + 1}. {m.move}" for m in moves) or r.tr(t("host.record_empty"))
     return [Reply(f"{header}\n{body}")]
 
@@ -144,7 +157,7 @@ async def leaderboard(core: Core, r: Request) -> list[Reply]:
     """`/leaderboard [game]` or `/<game> leaderboard`."""
     game = r.command.game
     if game is None and r.command.args:
-        game = _game_named(core, r.command.args[0])
+        game = _game_named(core, r, r.command.args[0])
     rows = await core.store.leaderboard(game)
     name = title(core.games[game]) if game else t("host.all_games")
     if not rows:
@@ -160,25 +173,24 @@ async def rules(core: Core, r: Request) -> list[Reply]:
     """`/rules [game]` or `/<game> rules`: the rules of a game (by default the channel's)."""
     name = r.command.game
     if name is None and r.command.args:
-        name = _game_named(core, r.command.args[0])
+        name = _game_named(core, r, r.command.args[0])
     if name is None and r.session is not None:
         name = r.session.game
     if name is None:
-        return [Reply(r.tr(t("host.rules_which", games=game_list(core))))]
+        return [Reply(r.tr(t("host.rules_which", games=game_list(core, r.tr))))]
     return [Reply(r.tr(t(f"{name}.rules")))]
 
 
 async def games(core: Core, r: Request) -> list[Reply]:
-    return [Reply(r.tr(t("host.games", games=game_list(core))))]
+    return [Reply(r.tr(t("host.games", games=game_list(core, r.tr))))]
 
 
-def game_list(core: Core) -> str:
-    return " · ".join(f"/{name} {core.tr(title(g))}" for name, g in core.games.items())
+def game_list(core: Core, tr: Translator) -> str:
+    return " · ".join(f"/{name} {tr(title(g))}" for name, g in core.games.items())
 
 
-def _game_named(core: Core, word: str) -> str:
-    words = {w: name for name, g in core.games.items() for w in (name, *g.aliases)}
-    name = words.get(word.lower())
+def _game_named(core: Core, r: Request, word: str) -> str:
+    name = core.game_words.get(word.lower())
     if name is None:
-        raise Refusal("host.no_such_game", name=word, games=game_list(core))
+        raise Refusal("host.no_such_game", name=word, games=game_list(core, r.reader))
     return name

@@ -25,7 +25,7 @@ async def start(core: Core, r: Request) -> list[Reply]:
     setup = game.parse_options(args)
     seats = [_seat_for(r.user, 0)] + [Seat(i) for i in range(1, setup.seats)]
     session = await core.create(r, game, setup.options, seats, turn_seconds)
-    return [replies.lobby(core, session, t("host.table_opened", name=r.user.name, game=title(game)))]
+    return [replies.lobby(session, r.tr, t("host.table_opened", name=r.user.name, game=title(game)))]
 
 
 async def challenge(core: Core, r: Request) -> list[Reply]:
@@ -36,7 +36,7 @@ async def challenge(core: Core, r: Request) -> list[Reply]:
     if not targets:
         raise Refusal("host.challenge_whom", game=game.name)
     if any(u.id == r.user.id for u in targets):
-        raise Refusal("host.challenge_yourself")
+        raise Refusal("host.challenge_yourself", game=game.name)
     setup = game.parse_options(args)
     if len(targets) + 1 > setup.seats:
         raise Refusal("host.too_many_invited", count=setup.seats)
@@ -49,8 +49,8 @@ async def challenge(core: Core, r: Request) -> list[Reply]:
         else:
             seats.append(Seat(i))
     session = await core.create(r, game, setup.options, seats, turn_seconds)
-    names = ", ".join(s.name for s in seats if not s.accepted)
-    return [replies.lobby(core, session, t("host.challenged", name=r.user.name, names=names, game=title(game)))]
+    names = [s.name for s in seats if not s.accepted]
+    return [replies.lobby(session, r.tr, t("host.challenged", name=r.user.name, names=names, game=title(game)))]
 
 
 async def solo(core: Core, r: Request) -> list[Reply]:
@@ -59,7 +59,7 @@ async def solo(core: Core, r: Request) -> list[Reply]:
     level = next((a.lower() for a in args if a.lower() in game.levels), game.default_level)
     args = [a for a in args if a.lower() != level]
     setup = game.parse_options(args)
-    seats = [_seat_for(r.user, 0)] + [core.ai_seat(i, level) for i in range(1, setup.seats)]
+    seats = [_seat_for(r.user, 0)] + [core.ai_seat(i, level, r.tr) for i in range(1, setup.seats)]
     session = await core.create(r, game, setup.options, seats, turn_seconds)
     return await play.begin(core, session, r.tr)
 
@@ -106,7 +106,7 @@ async def join(core: Core, r: Request) -> list[Reply]:
     if seat is None:
         waiting = [s.name for s in session.seats if not s.accepted]
         if waiting:
-            raise Refusal("host.seats_reserved", names=", ".join(waiting))
+            raise Refusal("host.seats_reserved", names=waiting)
         raise Refusal("host.table_full")
     return await _take_seat(core, r, session, seat)
 
@@ -116,7 +116,7 @@ async def _take_seat(core: Core, r: Request, session: Session, seat: Seat) -> li
     if _ready(session):
         return await play.begin(core, session, r.tr, t("host.joined", name=r.user.name))
     await core.commit(session)
-    return [replies.lobby(core, session, t("host.joined", name=r.user.name))]
+    return [replies.lobby(session, r.tr, t("host.joined", name=r.user.name))]
 
 
 async def accept(core: Core, r: Request) -> list[Reply]:
@@ -153,11 +153,11 @@ async def go(core: Core, r: Request) -> list[Reply]:
         raise Refusal("host.only_starter_go")
     waiting = [s.name for s in session.seats if not s.accepted]
     if waiting:
-        raise Refusal("host.still_waiting", names=", ".join(waiting))
+        raise Refusal("host.still_waiting", names=waiting)
     game = core.game_of(session)
     for seat in session.seats:
         if seat.is_open:
-            session.seats[seat.seat] = core.ai_seat(seat.seat, game.default_level)
+            session.seats[seat.seat] = core.ai_seat(seat.seat, game.default_level, r.tr)
     return await play.begin(core, session, r.tr)
 
 
@@ -213,5 +213,5 @@ async def rematch(core: Core, r: Request) -> list[Reply]:
     session = await core.create(r, game, last.options, seats, last.turn_seconds)
     if _ready(session):
         return await play.begin(core, session, r.tr, t("host.rematch", game=title(game)))
-    names = ", ".join(s.name for s in seats if not s.accepted)
-    return [replies.lobby(core, session, t("host.rematch_offered", name=r.user.name, names=names))]
+    names = [s.name for s in seats if not s.accepted]
+    return [replies.lobby(session, r.tr, t("host.rematch_offered", name=r.user.name, names=names))]

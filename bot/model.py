@@ -26,6 +26,7 @@ class Event:
     text: str = ""
     button: str | None = None  # a button's id, as the host made it
     mentions: Mapping[str, User] = field(default_factory=dict)  # mention token in `text` -> user
+    locale: str | None = None  # the user's language as the platform says it ("zh-CN", "en"), if it does
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,9 @@ class Reply:
     mentions: tuple[str, ...] = ()  # user ids to ping (the player to move)
     session: int | None = None
     names: Mapping[str, str] = field(default_factory=dict)  # display names of `mentions` and `to`, by user id
+    # The language `text` is in: its reader's, or (None, filled in by the host before adapters see
+    # it) the channel's. Adapters say what they add to a reply (a ping, a note) in it too.
+    language: str | None = None
 
     @property
     def private(self) -> bool:

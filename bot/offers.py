@@ -59,9 +59,9 @@ async def _offer(core: Core, r: Request, session: Session, offer: Offer) -> list
         return await _carry_out(core, session, offer, r.tr)
     session.offer = offer
     await core.commit(session)
-    text = r.tr(t(f"host.offer_{offer.kind}", name=seat.name, names=", ".join(s.name for s in others)))
-    buttons = (replies.button(core, session, "host.button_agree", "accept", strict=True),
-               replies.button(core, session, "host.button_refuse", "decline", strict=True))  # fmt: skip
+    text = r.tr(t(f"host.offer_{offer.kind}", name=seat.name, names=[s.name for s in others]))
+    buttons = (replies.button(r.tr, session, "host.button_agree", "accept", strict=True),
+               replies.button(r.tr, session, "host.button_refuse", "decline", strict=True))  # fmt: skip
     mentions = tuple(s.user_id for s in others if s.user_id)
     return [Reply(text, buttons=buttons, mentions=mentions, names={s.user_id: s.name for s in others if s.user_id})]
 
@@ -80,7 +80,7 @@ async def agree(core: Core, r: Request, session: Session) -> list[Reply]:
     waiting = [s for s in _others(session, session.seats[offer.seat]) if s.seat not in offer.agreed]
     if waiting:
         await core.commit(session)
-        return [Reply(r.tr(t("host.agreed_waiting", name=seat.name, names=", ".join(s.name for s in waiting))))]
+        return [Reply(r.tr(t("host.agreed_waiting", name=seat.name, names=[s.name for s in waiting])))]
     return await _carry_out(core, session, offer, r.tr)
 
 

@@ -26,7 +26,7 @@ async def begin(core: Core, session: Session, tr: Translator, first: Msg | None 
     set_deadline(core, session, state)
     await core.commit(session)
     lines = [first] if first else []
-    lines.append(t("host.game_begins", game=title(game), players=vs(session)))
+    lines.append(t("host.game_begins", game=title(game), players=vs(session, tr)))
     return await replies.after_begin(core, session, tr, lines)
 
 

@@ -25,32 +25,31 @@ log = logging.getLogger(__name__)
 MAX_BUTTON_ID = 64  # bytes: Telegram's limit on callback data, the strictest platform's
 
 
-def button(core: Core, session: Session, label: str, command: str, strict: bool = False, **params: Any) -> Button:
+def button(tr: Translator, session: Session, label: str, command: str, strict: bool = False, **params: Any) -> Button:
     """A button standing for `/command`. A strict one works only at the session's current version."""
     version = session.version if strict else "*"
-    return Button(core.tr(t(label, **params)), f"{session.id}.{version}.{command}", "/" + command)
+    return Button(tr(t(label, **params)), f"{session.id}.{version}.{command}", "/" + command)
 
 
-def lobby(core: Core, session: Session, said: Msg) -> Reply:
+def lobby(session: Session, tr: Translator, said: Msg) -> Reply:
     """The table while it waits for players: who sits where, and how to join."""
-    tr = core.tr
     waiting = [s for s in session.seats if not s.accepted]
     open_seats = sum(s.is_open for s in session.seats)
-    lines = [tr(said), tr(t("host.seats", players=", ".join(
-        s.name if not s.is_open else tr(t("host.open_seat")) for s in session.seats)))]  # fmt: skip
+    players = [t("host.open_seat") if s.is_open else s.name for s in session.seats]
+    lines = [tr(said), tr(t("host.seats", players=players))]
     buttons: list[Button] = []
     mentions: tuple[str, ...] = ()
     if waiting:
-        lines.append(tr(t("host.waiting_accept", names=", ".join(s.name for s in waiting))))
-        buttons += [button(core, session, "host.button_accept", "accept"),
-                    button(core, session, "host.button_decline", "decline")]  # fmt: skip
+        lines.append(tr(t("host.waiting_accept", names=[s.name for s in waiting])))
+        buttons += [button(tr, session, "host.button_accept", "accept"),
+                    button(tr, session, "host.button_decline", "decline")]  # fmt: skip
         mentions = tuple(s.user_id for s in waiting if s.user_id)
     if open_seats:
         lines.append(tr(t("host.how_to_join", count=open_seats)))
-        buttons.append(button(core, session, "host.button_join", "join"))
+        buttons.append(button(tr, session, "host.button_join", "join"))
         if len(session.seats) > 2:
             lines.append(tr(t("host.how_to_go")))
-            buttons.append(button(core, session, "host.button_go", "go"))
+            buttons.append(button(tr, session, "host.button_go", "go"))
     return Reply("\n".join(lines), buttons=tuple(buttons), mentions=mentions, session=session.id,
                  names=_names(session, mentions))  # fmt: skip
 
@@ -78,7 +77,7 @@ async def board(
         mentions = (session.seats[to_move].user_id or "",)
     return await drawn(
         core, game, view, context(session, to_move, outcome, tr, overlay), tr, "\n".join(text), board=True,
-        session=session.id, buttons=_board_buttons(core, session, game, state, to_move) if buttons else (),
+        session=session.id, buttons=_board_buttons(session, tr, game, state, to_move) if buttons else (),
         mentions=mentions, names=_names(session, mentions),
     )  # fmt: skip
 
@@ -108,20 +107,21 @@ async def _with_hands(core: Core, session: Session, tr: Translator, lines: Itera
     if to_move is not None:
         concerned = concerned | {to_move}
     for seat in sorted(concerned):
-        if session.seats[seat].user_id and not session.seats[seat].played_by_ai:
-            replies.append(await hand(core, session, seat, tr))
+        owner = session.seats[seat]
+        if owner.user_id and not owner.played_by_ai:
+            replies.append(await hand(core, session, seat, await core.languages.person(owner.user_id, tr)))
     return replies
 
 
 async def hand(core: Core, session: Session, seat: int, tr: Translator) -> Reply:
-    """`seat`'s own view (its hidden hand), for its player only."""
+    """`seat`'s own view (its hidden hand), for its player only, in `tr`: their language."""
     game = core.game_of(session)
     state = game.from_json(session.state)
     view = game.view(state, seat)
     ctx = context(session, game.to_move(state), None, tr, None, viewer=seat)
     player = session.seats[seat]
     return await drawn(core, game, view, ctx, tr, tr(t("host.your_hand", name=player.name)), image_name="hand.png",
-                       to=player.user_id, session=session.id,
+                       to=player.user_id, session=session.id, language=tr.language,
                        names={player.user_id: player.name} if player.user_id else {})  # fmt: skip
 
 
@@ -148,30 +148,31 @@ def context(session: Session, to_move: int | None, outcome: Outcome | None, tr: 
 
 def _result_lines(session: Session, outcome: Outcome, tr: Translator) -> list[str]:
     if outcome.winners:
-        names = ", ".join(session.seats[s].name for s in outcome.winners)
+        names = [session.seats[s].name for s in outcome.winners]
         lines = ["🏆 " + tr(t("host.result_line_win", count=len(outcome.winners), names=names,
                               reason=outcome.reason))]  # fmt: skip
     else:
         lines = [tr(t("host.result_line_draw", reason=outcome.reason))]
     if outcome.scores:
-        lines.append(tr(t("host.scores", scores=", ".join(
-            f"{s.name} {points(outcome.scores[s.seat])}" for s in session.seats))))  # fmt: skip
+        scores = [f"{s.name} {points(outcome.scores[s.seat])}" for s in session.seats]
+        lines.append(tr(t("host.scores", scores=scores)))
     return lines
 
 
-def _board_buttons(core: Core, session: Session, game: Game, state: Any, to_move: int | None) -> tuple[Button, ...]:
+def _board_buttons(session: Session, tr: Translator, game: Game, state: Any,
+                   to_move: int | None) -> tuple[Button, ...]:  # fmt: skip
     if session.status == SessionStatus.FINISHED:
-        return (button(core, session, "host.button_rematch", "rematch"),)
+        return (button(tr, session, "host.button_rematch", "rematch"),)
     if session.status != SessionStatus.PLAYING:
         return ()
     buttons = []
     if to_move is not None and not session.seats[to_move].played_by_ai:
         for label, move in game.quick_moves(state, to_move):
-            buttons.append(Button(core.tr(label), f"{session.id}.{session.version}.move {move}", f"/move {move}"))
+            buttons.append(Button(tr(label), f"{session.id}.{session.version}.move {move}", f"/move {move}"))
         if game.hint_level is not None:
-            buttons.append(button(core, session, "host.button_hint", "hint"))
+            buttons.append(button(tr, session, "host.button_hint", "hint"))
     if game.hidden_hands:
-        buttons.append(button(core, session, "host.button_hand", "hand"))
+        buttons.append(button(tr, session, "host.button_hand", "hand"))
     return tuple(b for b in buttons if len(b.id.encode()) <= MAX_BUTTON_ID)
 
 

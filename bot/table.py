@@ -4,6 +4,11 @@ This is the one list of commands. The parser's game actions, `/help`, Telegram's
 command menu and Discord's command tree are all built from it; `grep` for a
 command's name finds its handler here. The games add their own words (`/take`,
 `/bid`, `/moves`): those are moves or look-ups of the channel's game.
+
+`WORDS` are the commands' other words in each language (认输 is /resign): the parser
+reads them wherever a platform delivers them (the console, text messages), and the
+first one is the command's name in that language on Discord. Telegram takes only
+[a-z0-9_] in its command menu, so there they are typed, not listed.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from bot import info, lobby, offers, play
 from bot.commands import Command, ParseError
 from bot.commands import parse as parse_words
 from bot.core import Core, Request
-from bot.i18n import Translator, t
+from bot.i18n import LANGUAGES, Translator, t
 from bot.model import Reply
 from bot.session import SessionStatus
 
@@ -92,13 +97,49 @@ HOST_COMMANDS: dict[str, Spec] = {spec.name: spec for spec in (
     Spec("stats", info.stats, (Arg("user", "user"),)),
     Spec("leaderboard", info.leaderboard, (GAME,)),
     Spec("hints", info.hints, (Arg("state", "choice", required=True, choices=("on", "off")),), moderator=True),
+    Spec("lang", info.lang, (Arg("language", "choice", required=True, choices=LANGUAGES),), moderator=True),
     Spec("help", _help),
 )}  # fmt: skip
 
+# The commands' words in other languages, first the name: the table's commands, the game actions,
+# and the words games add (a word no game uses is never reached).
+WORDS: dict[str, dict[str, tuple[str, ...]]] = {
+    "zh": {
+        "start": ("开局", "开始", "开桌"), "challenge": ("挑战",), "solo": ("人机", "单人"), "rules": ("规则", "玩法"),
+        "leaderboard": ("排行榜", "排行"), "join": ("加入", "入座"), "accept": ("接受", "同意"),
+        "decline": ("拒绝", "不同意"), "go": ("开始",), "move": ("走", "下", "落子"), "undo": ("悔棋",),
+        "draw": ("求和", "和棋"), "restart": ("重开", "重来"), "resign": ("认输", "投降"), "back": ("回来", "返回"),
+        "cancel": ("取消",), "rematch": ("再来一局", "再来"), "board": ("棋盘", "牌桌", "局面"),
+        "hint": ("提示",), "hand": ("手牌",), "record": ("棋谱", "记录"), "replay": ("复盘",),
+        "games": ("游戏",), "stats": ("战绩",), "hints": ("提示开关",), "lang": ("语言",),
+        "help": ("帮助",),
+        # the games' own words
+        "take": ("取",), "bid": ("叫分",), "pass": ("过", "不要", "要不起", "不叫", "不抢"),
+        "call": ("叫地主", "抢地主"), "play": ("出", "出牌"), "jump": ("跳",), "moves": ("走法",),
+        "path": ("路线", "路径"),
+    },
+}  # fmt: skip
+
+def _words(names: Collection[str]) -> dict[str, str]:
+    """Every word of `names` in every language -> the command it stands for."""
+    return {word: name for words in WORDS.values() for name, ws in words.items() if name in names for word in ws}
+
+
+# What may follow a game's name (/五子棋 人机), and what may stand first (/认输, /过).
+ACTION_WORDS: dict[str, str] = {**{name: name for name in GAME_ACTIONS}, **_words(GAME_ACTIONS)}
+COMMAND_WORDS: dict[str, str] = _words({name for ws in WORDS.values() for name in ws}
+                                       - (GAME_ACTIONS.keys() - HOST_COMMANDS.keys()))
+
+
+def name_in(language: str, command: str) -> str | None:
+    """The name of `command` in `language` (None: its own)."""
+    words = WORDS.get(language, {}).get(command)
+    return words[0] if words else None
+
 
 def parse(text: str, games: dict[str, str], bot_name: str | None = None) -> Command | ParseError | None:
-    """Read a command with the table's game actions (see `bot.commands.parse`)."""
-    return parse_words(text, games, GAME_ACTIONS, bot_name)
+    """Read a command with the table's game actions and words (see `bot.commands.parse`)."""
+    return parse_words(text, games, ACTION_WORDS, bot_name, COMMAND_WORDS)
 
 
 def usage(spec: Spec, tr: Translator) -> str:
@@ -111,21 +152,28 @@ def usage(spec: Spec, tr: Translator) -> str:
 
 
 def help_text(core: Core, tr: Translator) -> str:
-    """The help: the games' actions, then every host command with what it does."""
+    """The help: the games' actions, then every host command with what it does (and, in a
+    language with words of its own for it, that word: "/resign (认输)")."""
+
+    def line(spec: Spec, about: str, game: str = "") -> str:
+        shown = usage(spec, tr).replace("/", f"/{game} ", 1) if game else usage(spec, tr)
+        own = name_in(tr.language, spec.name)
+        return f"  {shown}{f' ({own})' if own else ''} — {about}"
+
     lines = [tr(t("commands.help_intro"))]
-    any_game = t("commands.any_game")
+    game = f"<{tr(t('commands.arg_game'))}>"
     for name, spec in GAME_ACTIONS.items():
-        about = tr(t(f"commands.game_{name}", game=any_game))
-        lines.append(f"  {usage(spec, tr).replace('/', '/<game> ', 1)} — {about}")
-    lines += [f"  {usage(spec, tr)} — {tr(t(f'commands.{name}'))}" for name, spec in HOST_COMMANDS.items()]
+        lines.append(line(spec, tr(t(f"commands.game_{name}", game=t("commands.any_game"))), game))
+    lines += [line(spec, tr(t(f"commands.{name}"))) for name, spec in HOST_COMMANDS.items()]
     lines.append(tr(t("commands.help_timer")))
-    lines.append(tr(t("host.games", games=info.game_list(core))))
+    lines.append(tr(t("host.games", games=info.game_list(core, tr))))
     return "\n".join(lines)
 
 
 def known(word: str, games: Collection[str]) -> bool:
-    """Whether `word` is a host command or a game's name (not counting the games' own words)."""
-    return word in HOST_COMMANDS or word in games
+    """Whether `word` is a host command, one of its other words or a game's name (not counting the
+    games' own words)."""
+    return COMMAND_WORDS.get(word, word) in HOST_COMMANDS or word in games
 
 
 def needs_moderator(command: Command | ParseError | None) -> bool:

@@ -22,6 +22,14 @@ from engines.base import JSON, AIResult, Game, Limit, Msg, Option, Outcome, Refu
 # 1 to 10 heaps of 1 to 100 stones: `/nim start 100 max=10` is the classic subtraction game.
 MAX_HEAPS, MAX_STONES = 10, 100
 
+# What players type around the two numbers of a move (after the host's NFKC): "heap 2 3",
+# "take 3 from heap 2", "第2堆取3颗", "从第二堆拿三个"; a number after "heap", "from", 从 or 第,
+# or before 堆, is the heap.
+FILLER = re.compile(r"take|from|heap|stones?|[第堆从取拿颗个枚粒走里中]|石子|石头")
+HEAP_MARK = re.compile(r"(?:from|heap)\s*(?:heap\s*)?([0-9]+)|[从第]\s*第?\s*([0-9]+)|([0-9]+)\s*堆")
+CHINESE_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+CHINESE_NUMBER = re.compile(r"[一二两三四五六七八九十]+")
+
 
 @dataclass(frozen=True)
 class Move:
@@ -46,7 +54,7 @@ class Nim(Game[State, Move]):
         Option("heaps", low=1, high=MAX_STONES, many=MAX_HEAPS, bare=True, refusal="nim.bad_heap_size"),
         Option("max", low=1, high=MAX_STONES, refusal="nim.bad_max"),
         Option("misere", choices=(False, True), default=False,
-               spellings={"misere": True, "misère": True, "normal": False}),
+               spellings={"misere": True, "misère": True, "normal": False, "反常": True, "普通": False}),
     )  # fmt: skip
     # The perfect player needs no search: one unit of work is one position looked at.
     levels = {"easy": Limit(1_000, 1.0), "medium": Limit(1_000, 1.0), "hard": Limit(1_000, 1.0)}
@@ -67,11 +75,16 @@ class Nim(Game[State, Move]):
         return None if not any(state.heaps) else state.turn
 
     def parse_move(self, state: State, seat: int, text: str) -> Move:
-        numbers = [read_number(n) for n in re.findall(r"[0-9]+", text)]
-        stray = re.search(r"[^0-9\s,:/x-]", text.replace("from", "").replace("heap", ""))
-        if len(numbers) != 2 or None in numbers or stray:
+        """Two numbers, the heap first ("2 3"), unless a word marks the heap ("heap 2", "第2堆",
+        "从第二堆取三颗"); Chinese numerals up to 99 are read as numbers."""
+        text = CHINESE_NUMBER.sub(_arabic, text.lower())
+        found = list(re.finditer(r"[0-9]+", text))
+        numbers = [read_number(m[0]) for m in found]
+        if len(numbers) != 2 or None in numbers or re.search(r"[^0-9\s,:/x-]", FILLER.sub(" ", text)):
             raise Refusal("nim.how_to_move")
-        heap, count = numbers
+        marked = HEAP_MARK.search(text)
+        first = 1 if marked and found[1].start() == marked.start(marked.lastindex or 0) else 0
+        heap, count = numbers[first], numbers[1 - first]
         move = Move(heap - 1, count)
         self._check(state, move)
         return move
@@ -150,6 +163,17 @@ class Nim(Game[State, Move]):
         if winning and (rng.random() < skill or _obvious(state, winning)):
             return AIResult(rng.choice(winning), {"work": len(moves), "reason": "win"})
         return AIResult(_plausible(state, moves, rng), {"work": len(moves)})
+
+
+def _arabic(m: re.Match[str]) -> str:
+    """A Chinese numeral of 1 to 99 ("三", "十二", "二十三") in digits; anything else as it is."""
+    run = m[0]
+    tens, ten, ones = run.partition("十")
+    if not ten:
+        return str(CHINESE_DIGITS[run]) if len(run) == 1 else run
+    if len(tens) > 1 or len(ones) > 1:
+        return run
+    return str((CHINESE_DIGITS[tens] if tens else 1) * 10 + (CHINESE_DIGITS[ones] if ones else 0))
 
 
 def _last_json(state: State) -> JSON:

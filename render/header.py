@@ -51,7 +51,7 @@ def status(ctx: RenderContext) -> tuple[str, str]:
         winners = ctx.outcome.winners
         if not winners:
             return ctx.tr(msg("host.result_draw")), reason
-        names = ", ".join(ctx.names[s] for s in winners)
+        names = [ctx.names[s] for s in winners]  # joined as the reader's language lists names
         return ctx.tr(msg("host.result_win", count=len(winners), names=names)), reason
     if ctx.to_move is not None:
         return ctx.tr(msg("host.to_move", name=ctx.names[ctx.to_move])), ""

@@ -88,3 +88,6 @@ def install() -> None:
     entries = catalog("en")
     entries["relay.title"] = "Relay"  # type: ignore[index]
     entries["relay.rules"] = "Add 1, 2 or 3; whoever reaches 21 wins."  # type: ignore[index]
+    entries["relay.option_players"] = "How many players"  # type: ignore[index]
+    entries["relay.option_players_3"] = "3 players"  # type: ignore[index]
+    entries["relay.option_players_4"] = "4 players"  # type: ignore[index]

@@ -2,7 +2,8 @@
 
 `/as bob` switches who is typing. Replies are printed with the board as text;
 pictures go to a folder; buttons are shown as the commands they stand for; a
-private reply is printed marked with whom it is for.
+private reply is printed marked with whom it is for. The console speaks the
+channel's language: `--language`, or what `/lang` chose.
 """
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 from bot.host import Host
-from bot.i18n import t
+from bot.i18n import t, translator
 from bot.model import CONSOLE, Event, Reply, User
 
 CHANNEL = f"{CONSOLE}:main"
+# The console's own words: who types (/as bob, /换人 bob) and leaving.
+AS, QUIT = ("as", "换人"), ("quit", "exit", "退出")
 
 
 def console_user(name: str) -> User:
@@ -51,7 +54,7 @@ class Console:
         return f"{self.user.name}> "
 
     async def run(self, lines: AsyncIterator[str] | None = None) -> None:
-        tr = self.host.tr
+        tr = await self.host.translator(CHANNEL)
         self.write(tr(t("console.welcome", name=self.user.name, images=str(self.images))))
         if await self.host.has_game(CHANNEL):
             self.write(tr(t("console.resumed")))
@@ -71,17 +74,18 @@ class Console:
         if not line.startswith("/"):
             # Everything typed here is for the bot: "join" is /join, and "h8" is /move h8.
             first = line.split()[0]
-            line = "/" + line if self.host.knows(first) or first.lower() in ("as", "quit", "exit") else "/move " + line
+            line = "/" + line if self.host.knows(first) or first.lower() in (*AS, *QUIT) else "/move " + line
         word, _, rest = line[1:].partition(" ")
-        if word.lower() in ("quit", "exit"):
+        if word.lower() in QUIT:
             return False
-        if word.lower() == "as":
+        if word.lower() in AS:
+            tr = await self.host.translator(CHANNEL)
             name = rest.strip().lstrip("@")
             if not re.fullmatch(r"[\w.-]{1,32}", name):
-                self.write(self.host.tr(t("console.as_usage")))
+                self.write(tr(t("console.as_usage")))
             else:
                 self.user = console_user(name)
-                self.write(self.host.tr(t("console.now", name=name)))
+                self.write(tr(t("console.now", name=name)))
             return True
         mentions = {token: console_user(token[1:]) for token in re.findall(r"@[\w.-]{1,32}", line)}
         await self.host.handle(Event(CHANNEL, self.user, line, mentions=mentions), self.show)
@@ -97,7 +101,7 @@ class Console:
             lines = []
             if reply.private:
                 who = reply.to.partition(":")[2] if reply.to else ""
-                lines.append(self.host.tr(t("console.private", name=who)))
+                lines.append(translator(reply.language or self.host.tr.language)(t("console.private", name=who)))
             lines += reply.text.splitlines()
             if reply.text_board:
                 lines += ["", *reply.text_board.splitlines(), ""]

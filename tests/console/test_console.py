@@ -77,10 +77,10 @@ async def test_the_console_resumes_a_game_on_start(tmp_path: Path) -> None:
 
 
 async def play_out(tmp_path: Path, opening: list[str], people: dict[int, str], choose,
-                   after: tuple[str, ...] | list[str] = ("/stats",)) -> str:
+                   after: tuple[str, ...] | list[str] = ("/stats",), language: str = "en") -> str:
     """Type the opening lines, then for each seat a person holds, `/as` them and type a move
     picked by `choose(moves, rng)` from the moves the host lists, until the game ends."""
-    table = await open_table(tmp_path / "c.db", Clock())
+    table = await open_table(tmp_path / "c.db", Clock(), language=language)
     out: list[str] = []
     console = Console(table.host, tmp_path / "pictures", people[0], write=out.append)
     rng = random.Random(7)
@@ -170,3 +170,69 @@ async def test_gomoku_a_whole_game_against_a_bot_then_its_record_replays(tmp_pat
     moves = [part.split(". ")[1] for part in record.split(" · ")]
     assert len(moves) >= 9 and re.fullmatch(r"[a-o]\d{1,2}", moves[0])
     assert f"After move {len(moves)} of {len(moves)}: {moves[-1]}" in text
+
+
+# --- in Chinese: `gamehost --language zh`, and the words people type in Chinese --------------------
+def chinese(move: str) -> str:
+    """A move as a Chinese player types it: 过 for pass, 2分 for a bid, 叫地主, 到 between holes."""
+    words = {"pass": "过", "call": "叫地主"}
+    if move in words:
+        return words[move]
+    if move.startswith("bid "):
+        return move.split()[1] + "分"
+    return move.replace("-", " 到 ")
+
+
+async def test_nim_in_chinese_with_chinese_commands(tmp_path: Path) -> None:
+    table = await open_table(tmp_path / "zh.db", Clock(), language="zh")
+    out: list[str] = []
+    console = Console(table.host, tmp_path / "pictures", "alice", write=out.append)
+    typed = ["拈 开局 2 3", "/换人 bob", "加入", "/as alice", "第2堆取1颗", "悔棋", "/as bob", "同意", "/as alice",
+             "从第二堆取三颗", "/as bob", "取 1 1", "/as alice", "1 1", "战绩", "棋谱", "再来一局", "/as bob", "接受",
+             "认输", "规则 拈"]  # fmt: skip
+    try:
+        await console.run(lines(table.host, *typed))
+    finally:
+        await close_table(table)
+    text = "\n".join(out)
+    assert "gamehost 控制台：你是 alice。" in text and "现在打字的是：bob" in text
+    assert "alice 开了一桌拈。" in text and "拈 开始：alice 对 bob。" in text
+    assert "alice 请求悔棋，收回上一步。bob：/accept（同意）还是 /decline（拒绝）？" in text
+    assert "alice 悔了一步。" in text
+    assert "alice 从第 2 堆取走 3 颗。" in text and "🏆 alice 获胜：取走了最后一颗石子。" in text
+    assert "拈：胜 1，负 0，和 0" in text and "拈：alice 对 bob（共 3 步）" in text
+    assert "alice 想和 bob 再来一局。" in text and "拈 开始：bob 对 alice。" in text  # bob moves first now
+    assert "🏆 alice 获胜：bob 认输。" in text
+    assert "拈（取石子）：两人对局" in text
+    assert not re.search(r"\b(your move|wins|begins|took|stones?)\b", text)
+
+
+async def test_gomoku_in_chinese_against_the_bot(tmp_path: Path) -> None:
+    opening = ["五子棋 人机 easy"]
+    text = await play_out(tmp_path, opening, {0: "alice"}, gomoku_player, after=["棋谱", "复盘"], language="zh")
+    assert "五子棋 开始：alice 对 机器人（easy）。" in text
+    assert "🏆" in text or "和局" in text
+    assert re.search(r"五子棋：alice 对 机器人（easy）（共 \d+ 步）", text) and "步）之后：" in text
+
+
+async def test_dou_dizhu_in_chinese_three_people_at_one_keyboard(tmp_path: Path) -> None:
+    def player(moves: list[str], rng: random.Random, session, seat: int) -> str:
+        return chinese(dou_dizhu_player(moves, rng, session, seat))
+
+    opening = ["斗地主 开局", "/as bob", "加入", "/as carol", "加入"]
+    text = await play_out(tmp_path, opening, {0: "alice", 1: "bob", 2: "carol"}, player, language="zh")
+    assert "斗地主 开始：alice 对 bob 对 carol。" in text
+    for name in ("alice", "bob", "carol"):
+        assert f"🔒 只有 {name} 看得到：" in text
+    assert "🏆" in text and "得分：alice " in text
+    assert re.search(r"斗地主：胜 [01]，负 [01]，和 0，积分 [+-]\d+", text)
+
+
+async def test_chinese_checkers_in_chinese_two_people_and_a_bot(tmp_path: Path) -> None:
+    def player(moves: list[str], rng: random.Random, session, seat: int) -> str:
+        return chinese(checkers_player(moves, rng, session, seat))
+
+    opening = ["跳棋 开局 3", "/as bob", "加入", "/as alice", "开始"]
+    text = await play_out(tmp_path, opening, {0: "alice", 1: "bob"}, player, language="zh")
+    assert "跳棋 开始：alice 对 bob 对 机器人（normal）。" in text
+    assert "🏆" in text and re.search(r"跳棋：胜 [01]，负 [01]，和 0", text)

@@ -45,6 +45,7 @@ class Person:
     name: str
     permissions: int = VIEW_SEND
     bot: bool = False
+    locale: str = "en-US"  # the language of their Discord client
 
     def user(self) -> dict[str, Any]:
         return {"id": str(self.id), "username": self.name.lower(), "discriminator": "0", "global_name": self.name,
@@ -322,15 +323,17 @@ class FakeDiscord:
         channel = channel or next(iter(self.channels))
         guild = self.channels[channel]
         scope = str(guild) if str(guild) in self.commands else "global"
+        # A client lists the commands by their names in its locale; the interaction carries their own.
         names = command.split()
-        synced = {c["name"]: c for c in self.commands.get(scope, [])}
+        synced = {_named(c, person.locale): c for c in self.commands.get(scope, [])}
         assert names[0] in synced, f"/{names[0]} was not synced to {scope}: {sorted(synced)}"
         top = spec = synced[names[0]]
         chain: list[dict[str, Any]] = []
         for sub in names[1:]:
-            spec = next((o for o in spec.get("options", []) if o["name"] == sub and o["type"] in (1, 2)), None)
+            spec = next((o for o in spec.get("options", []) if _named(o, person.locale) == sub and o["type"] in (1, 2)),
+                        None)  # fmt: skip
             assert spec is not None, f"no subcommand {sub!r} in /{command}"
-            chain.append({"type": spec["type"], "name": sub})
+            chain.append({"type": spec["type"], "name": spec["name"]})
         declared = {o["name"]: o for o in spec.get("options", [])}
         values, resolved_users, resolved_members = [], {}, {}
         for name, value in options.items():
@@ -347,7 +350,7 @@ class FakeDiscord:
             values.append(option)
         for required in (o for o in declared.values() if o.get("required")):
             assert autocomplete or required["name"] in options, f"/{command} needs {required['name']}"
-        data: dict[str, Any] = {"id": top["id"], "name": names[0], "type": 1}
+        data: dict[str, Any] = {"id": top["id"], "name": top["name"], "type": 1}
         if scope != "global":
             data["guild_id"] = scope
         nested: list[dict[str, Any]] = values
@@ -379,7 +382,7 @@ class FakeDiscord:
             "channel_id": str(channel),
             "channel": self._channel(channel),
             "member": person.member(), "token": interaction.token, "version": 1,
-            "app_permissions": str(VIEW_SEND), "locale": "en-US", "guild_locale": "en-US", "entitlements": [],
+            "app_permissions": str(VIEW_SEND), "locale": person.locale, "guild_locale": "en-US", "entitlements": [],
             "authorizing_integration_owners": {"0": str(guild)}, "context": 0,
             "attachment_size_limit": 10 * 1024 * 1024,
         }  # fmt: skip
@@ -419,6 +422,8 @@ class FakeDiscord:
         if method == "PUT" and parts[0] == "applications" and parts[-1] == "commands":
             scope = parts[3] if len(parts) == 5 and parts[2] == "guilds" else "global"
             commands = await request.json()
+            if problem := _invalid_commands(commands):
+                return _error(400, 50035, f"Invalid Form Body: {problem}")
             synced = [c | {"id": str(self.snowflake()), "application_id": str(APP_ID), "version": "1"}
                       | ({"guild_id": scope} if scope != "global" else {}) for c in commands]  # fmt: skip
             self.commands[scope] = synced
@@ -552,6 +557,49 @@ def _edit(message: Message, payload: dict[str, Any], files: dict[str, tuple[str,
     if edit:
         message.edits += 1
         message.loading = False
+
+
+def _named(command: dict[str, Any], locale: str) -> str:
+    """A command's (or subcommand's) name as a client in `locale` shows it."""
+    return (command.get("name_localizations") or {}).get(locale) or command["name"]
+
+
+LOCALES = {"id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu", "nl", "no", "pl",
+           "pt-BR", "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru", "uk", "hi", "th", "zh-CN", "ja", "zh-TW",
+           "ko"}  # fmt: skip
+
+
+def _invalid_commands(commands: list[dict[str, Any]], where: str = "") -> str | None:
+    """What Discord refuses in a list of commands or options: a name that is not 1-32 lowercase
+    letters, digits, - or _ (in any script), a description or choice name not 1-100 characters, a
+    locale Discord does not have, two siblings with the same name in some locale, more than 100
+    commands or 25 options."""
+    if len(commands) > (25 if where else 100):
+        return f"{where}: too many"
+    for locale in {"", *(loc for c in commands for loc in (c.get("name_localizations") or {}))}:
+        names = [_named(c, locale) if locale else c["name"] for c in commands]
+        if len(set(names)) < len(names):
+            return f"{where}: names not unique in {locale or 'the default locale'}: {names}"
+    for c in commands:
+        here = f"{where}.{c['name']}"
+        for name in [c["name"], *(c.get("name_localizations") or {}).values()]:
+            if not (0 < len(name) <= 32 and name == name.lower() and all(ch.isalnum() or ch in "-_" for ch in name)):
+                return f"{here}: bad name {name!r}"
+        for text in [c.get("description", "x"), *(c.get("description_localizations") or {}).values()]:
+            if not 0 < len(text) <= 100:
+                return f"{here}: bad description {text!r}"
+        for field_name in ("name_localizations", "description_localizations"):
+            if unknown := set(c.get(field_name) or {}) - LOCALES:
+                return f"{here}: unknown locales {unknown}"
+        for choice in c.get("choices") or []:
+            for text in [choice["name"], *(choice.get("name_localizations") or {}).values()]:
+                if not 0 < len(text) <= 100:
+                    return f"{here}: bad choice {text!r}"
+            if unknown := set(choice.get("name_localizations") or {}) - LOCALES:
+                return f"{here}: unknown locales {unknown}"
+        if problem := _invalid_commands(c.get("options") or [], here):
+            return problem
+    return None
 
 
 def _json(data: Any, status: int = 200) -> web.Response:

@@ -66,6 +66,18 @@ def test_move_forms(text: str) -> None:
     assert NIM.parse_move(start("3", "4", "5"), 0, text) == Move(1, 3)
 
 
+@pytest.mark.parametrize("text", ["take 3 from heap 2", "3 from 2", "第2堆取3颗", "从第二堆取三颗", "取3颗 第2堆",
+                                  "从2堆拿3个", "2堆 3"])  # fmt: skip
+def test_a_marked_heap_is_the_heap_whatever_the_order_and_chinese_numbers_read(text: str) -> None:
+    assert NIM.parse_move(start("3", "4", "15"), 0, text) == Move(1, 3)
+
+
+def test_chinese_numbers_up_to_99() -> None:
+    assert NIM.parse_move(start("3", "4", "15"), 0, "第三堆取十二颗") == Move(2, 12)
+    assert NIM.parse_move(start(*["30"] * 3), 0, "三 二十三") == Move(2, 23)
+    assert refusal(start("3", "4", "15"), 0, "第三堆取十二三颗") == "nim.how_to_move"
+
+
 def test_refusals_say_why() -> None:
     state = start("3", "4", "5", "max=2")
     assert refusal(state, 0, "7 1") == "nim.no_such_heap"

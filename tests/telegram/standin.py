@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -84,6 +85,7 @@ class BotAPI:
         self.images: dict[tuple[int, int], bytes] = {}
         self.chats: dict[int, dict[str, Any]] = {}
         self.opened: set[int] = set()  # users who have started a private chat with the bot
+        self.menus: dict[str, dict[str, str]] = {}  # language code ("" for everyone) -> command -> description
         self.admins: set[tuple[int, int]] = set()
         self.faults: list[Fault] = []
         self.url = ""
@@ -165,6 +167,17 @@ class BotAPI:
         return True
 
     def _api_setMyCommands(self, p: dict[str, Any], call: Call) -> Any:
+        """Telegram's rules: at most 100 commands named [a-z0-9_]{1,32}, described in 1-256
+        characters, for everyone or for one two-letter language."""
+        commands, language = p.get("commands") or [], p.get("language_code") or ""
+        if len(commands) > 100 or not re.fullmatch(r"([a-z]{2})?", language):
+            raise ApiError(400, "Bad Request: invalid commands or language code")
+        for command in commands:
+            if not re.fullmatch(r"[a-z0-9_]{1,32}", command["command"]):
+                raise ApiError(400, "Bad Request: BOT_COMMAND_INVALID")
+            if not 1 <= len(command["description"]) <= 256:
+                raise ApiError(400, "Bad Request: BOT_COMMAND_DESCRIPTION_INVALID")
+        self.menus[language] = {c["command"]: c["description"] for c in commands}
         return True
 
     def _api_sendChatAction(self, p: dict[str, Any], call: Call) -> Any:
@@ -240,10 +253,13 @@ class BotAPI:
         return next(self._message_ids.setdefault(chat_id, itertools.count(1)))
 
     # --- the world: people, chats, updates ---------------------------------------------
-    def person(self, user_id: int, first_name: str, username: str | None = None) -> dict[str, Any]:
-        user = {"id": user_id, "is_bot": False, "first_name": first_name}
+    def person(self, user_id: int, first_name: str, username: str | None = None,
+               language_code: str | None = None) -> dict[str, Any]:  # fmt: skip
+        user: dict[str, Any] = {"id": user_id, "is_bot": False, "first_name": first_name}
         if username:
             user["username"] = username
+        if language_code:
+            user["language_code"] = language_code  # the language of their Telegram app
         self.chats[user_id] = {"id": user_id, "type": "private", "first_name": first_name}
         return user
 
@@ -262,7 +278,9 @@ class BotAPI:
         self, user: dict[str, Any], chat_id: int, text: str, *, reply_to: dict[str, Any] | None = None,
         via_bot: bool = False, entities: list[dict[str, Any]] | None = None,
     ) -> dict[str, Any]:  # fmt: skip
-        """`user` types `text` in a chat (entities for the command and @mentions are made up)."""
+        """`user` types `text` in a chat (entities for the command and @mentions are made up). As with
+        a bot in privacy mode, a group's message reaches the bot only if it starts with a command
+        Telegram recognises (/[A-Za-z0-9_]), replies to the bot, or was sent via the bot."""
         chat = self.chats[chat_id]
         message: dict[str, Any] = {"message_id": self._next_message_id(chat_id), "date": int(time.time()),
                                    "chat": chat, "from": user, "text": text}  # fmt: skip
@@ -272,7 +290,10 @@ class BotAPI:
         if via_bot:
             message["via_bot"] = BOT
         self.messages[(chat_id, message["message_id"])] = message
-        await self.push({"message": message})
+        commanded = any(e["type"] == "bot_command" and e["offset"] == 0 for e in message["entities"])
+        to_bot = (reply_to or {}).get("from", {}).get("id") == BOT["id"]
+        if chat["type"] == "private" or commanded or to_bot or via_bot or BOT["can_read_all_group_messages"]:
+            await self.push({"message": message})
         return message
 
     async def press(self, user: dict[str, Any], chat_id: int, message_id: int, data: str) -> str:
@@ -370,7 +391,7 @@ def _entities(text: str) -> list[dict[str, Any]]:
     entities, pos = [], 0
     for i, word in enumerate(text.split(" ")):
         offset = _utf16_len(text[:pos])
-        if i == 0 and word.startswith("/"):
+        if i == 0 and re.fullmatch(r"/[A-Za-z0-9_]{1,32}(@\w+)?", word):
             entities.append({"type": "bot_command", "offset": 0, "length": _utf16_len(word)})
         elif word.startswith("@") and len(word) > 1:
             entities.append({"type": "mention", "offset": offset, "length": _utf16_len(word)})

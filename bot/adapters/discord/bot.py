@@ -39,7 +39,7 @@ import yarl
 from discord import app_commands
 from discord.gateway import DiscordWebSocket
 
-from bot.adapters.discord.commands import Commands
+from bot.adapters.discord.commands import CatalogTranslator, Commands
 from bot.adapters.discord.messages import Buttons, attached, chunks, defer, edit, followup
 from bot.host import Host
 from bot.i18n import t
@@ -158,6 +158,7 @@ class DiscordBot:
                 await self._task
 
     async def _setup_hook(self) -> None:
+        await self.tree.set_translator(CatalogTranslator(self.host.tr.language))
         try:
             if self.guilds:
                 for guild_id in self.guilds:
@@ -181,7 +182,8 @@ class DiscordBot:
             return
         mentions = {token: user_of(u) for token, u in mentioned.items()}
         await self._answer(interaction, Event(channel_key(interaction.channel_id or 0), self._user(interaction),
-                                              text, mentions=mentions), command=True)  # fmt: skip
+                                              text, mentions=mentions, locale=interaction.locale.value),
+                           command=True)  # fmt: skip
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Button clicks, read raw: they work for any message, sent before a restart or not."""
@@ -191,7 +193,8 @@ class DiscordBot:
         custom_id = str(data.get("custom_id", ""))
         if not await defer(interaction, thinking=False):
             return
-        event = Event(channel_key(interaction.channel_id or 0), self._user(interaction), button=custom_id)
+        event = Event(channel_key(interaction.channel_id or 0), self._user(interaction), button=custom_id,
+                      locale=interaction.locale.value)  # fmt: skip
         await self._answer(interaction, event, command=False)
 
     def _user(self, interaction: discord.Interaction) -> User:
@@ -207,7 +210,7 @@ class DiscordBot:
         except Exception:
             log.exception("answering %r in %s failed", event.text or event.button, event.channel)
             with contextlib.suppress(discord.HTTPException):
-                await answer.privately(Reply(self.host.tr(t("discord.failed")), ephemeral=True))
+                await answer.privately(await self._sorry(interaction, "discord.failed"))
         finally:
             await answer.finish()
 
@@ -223,7 +226,13 @@ class DiscordBot:
         log.warning("slash command %r failed: %r", interaction.data, error)
         if not interaction.response.is_done():
             with contextlib.suppress(discord.HTTPException):
-                await interaction.response.send_message(self.host.tr(t("discord.failed")), ephemeral=True)
+                await interaction.response.send_message((await self._sorry(interaction, "discord.failed")).text,
+                                                        ephemeral=True)  # fmt: skip
+
+    async def _sorry(self, interaction: discord.Interaction, key: str) -> Reply:
+        """What the bot itself says to the user of `interaction`, in their language."""
+        tr = await self.host.reader(f"{DISCORD}:{interaction.user.id}", interaction.locale.value)
+        return Reply(tr(t(key)), ephemeral=True, language=tr.language)
 
     async def _suggest_moves(self, interaction: discord.Interaction, prefix: str, current: str) -> list[str]:
         """Legal moves of the user's seat for /move and the games' move words, matching what is typed."""
@@ -334,7 +343,7 @@ class _Answer:
                     await self.bot.post(self.event.channel, reply)
                 except discord.Forbidden:
                     log.warning("no permission to post in %s", self.event.channel)
-                    await self.privately(Reply(self.bot.host.tr(t("discord.cannot_post")), ephemeral=True))
+                    await self.privately(await self.bot._sorry(self.interaction, "discord.cannot_post"))
 
     async def privately(self, reply: Reply) -> None:
         if self.thinking:

@@ -5,6 +5,11 @@ Each command only turns its options back into the text a user would have typed
 the host's one parser reads it. Everything here is built from declarations: the
 host's command table (`bot.table`) and each game's `options`, so a new game or
 command needs nothing in this file.
+
+Every name, description and choice carries what it stands for (a catalog message, a
+command, a game), so `CatalogTranslator`, set on the tree, gives Discord each of them in
+every language there is a catalog for: a Chinese client lists /认输 "认输，放弃这局"
+where an English one lists /resign. Discord still sends the command's own name.
 """
 
 from __future__ import annotations
@@ -16,9 +21,11 @@ from typing import Any, Optional
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 
 from bot import table
-from bot.i18n import Translator, t
+from bot.core import title_word
+from bot.i18n import Translator, language_of, t, translator
 from engines.base import Game, Msg
 
 # Run(interaction, text, mentions): answer the interaction with what the host says to `text`.
@@ -86,7 +93,8 @@ class Commands:
     # --- /<game> start|challenge|solo|rules|leaderboard -----------------------------------
     def _game_group(self, game: Game) -> app_commands.Group:
         title = t(f"{game.name}.title")
-        group = app_commands.Group(name=game.name, description=self._say(t("commands.game", game=title)))
+        group = app_commands.Group(name=locale_str(game.name, game=game),
+                                   description=self._say(t("commands.game", game=title)))  # fmt: skip
         timer = Option("timer", str, t("commands.game_timer"), suggest=self._suggest_timer,
                        words=lambda v: f"timer={v.strip()}" if v.strip() else "")  # fmt: skip
         extra = game_options(game)
@@ -127,9 +135,9 @@ class Commands:
         """The words a game adds (/take, /bid, /pass, /moves): one command each, shared by the games
         that use the same word."""
         taken = set(table.HOST_COMMANDS) | set(self.games)
-        words: dict[str, tuple[list[str], str | None]] = {}  # word -> (game titles, move prefix or None)
+        words: dict[str, tuple[list[Msg], str | None]] = {}  # word -> (game titles, move prefix or None)
         for game in self.games.values():
-            title = self._say(t(f"{game.name}.title"))
+            title = t(f"{game.name}.title")
             for word, prefix in game.move_words.items():
                 if word not in taken:
                     titles, _ = words.setdefault(word, ([], prefix))
@@ -140,7 +148,7 @@ class Commands:
         commands = []
         for word, (titles, prefix) in words.items():
             key = "commands.move_word" if prefix is not None else "commands.query_word"
-            about = t(key, word=word, games=", ".join(titles))
+            about = t(key, word=word, games=titles)
             suggest = self._moves(prefix) if prefix is not None else None
             option = Option("args", str, t("commands.word_args", word=word), suggest=suggest)
             commands.append(self._command(word, about, [option], (word,)))
@@ -178,17 +186,20 @@ class Commands:
         # The decorators below only record what discord.py reads when it builds the command.
         if options:
             app_commands.describe(**{o.name: self._say(o.about) for o in options})(callback)
-        choices = {o.name: [app_commands.Choice(name=self._say(label)[:100], value=value)
+        choices = {o.name: [app_commands.Choice(name=self._say(label), value=value)
                             for label, value in o.choices[:MAX_CHOICES]] for o in options if o.choices}  # fmt: skip
         if choices:
             app_commands.choices(**choices)(callback)
         suggestions = {o.name: o.suggest for o in options if o.suggest is not None}
         if suggestions:
             app_commands.autocomplete(**suggestions)(callback)
-        return app_commands.Command(name=name, description=self._say(about), callback=callback, parent=parent)
+        return app_commands.Command(name=locale_str(name, command=name), description=self._say(about),
+                                    callback=callback, parent=parent)  # fmt: skip
 
-    def _say(self, message: Msg | str) -> str:
-        return self.tr(message)[:100]
+    def _say(self, message: Msg | str) -> locale_str:
+        """`message` in the default language, marked for the translator (a level name is notation)."""
+        text = self.tr(message)[:100]
+        return locale_str(text, msg=message) if isinstance(message, Msg) else locale_str(text)
 
     # --- suggestions --------------------------------------------------------------------
     def _moves(self, prefix: str) -> Suggest:
@@ -202,3 +213,25 @@ class Commands:
         current = current.strip().lower()
         found = [v for v in TIMERS if v.startswith(current)] or ([current] if current else [])
         return [app_commands.Choice(name=v, value=v) for v in found]
+
+
+class CatalogTranslator(app_commands.Translator):
+    """The tree's names, descriptions and choices in each of Discord's locales that one of the
+    catalogs speaks (`language_of`); None, Discord's default, for the host's own language."""
+
+    def __init__(self, default: str) -> None:
+        self.default = default
+
+    async def translate(self, string: locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:  # fmt: skip
+        language = language_of(locale.value)
+        if language is None or language == self.default:
+            return None
+        extras = string.extras
+        if "msg" in extras:
+            return translator(language)(extras["msg"])[:100]
+        if "command" in extras:
+            return table.name_in(language, extras["command"])
+        if "game" in extras:
+            return title_word(extras["game"], language)
+        return None

@@ -3,7 +3,13 @@
 Thin by design: a message becomes the text the user typed (plus mentions), a button
 press becomes `Event(button=callback_data)`, an inline query is answered with the
 player's hand (inline.py). How replies go out is outgoing.py; "typing…" while a bot
-thinks is here.
+thinks is here. Every event carries the user's `language_code`, so the host answers
+them in their language; the command menu is registered once per language.
+
+Telegram takes only [a-z0-9_] as command names: the menu lists the English names
+(described in each language), and Chinese words (/认输, /悔棋) are read from text
+messages where Telegram delivers them to the bot: private chats, and groups where
+the bot sees every message (privacy off, or the bot an admin).
 """
 
 from __future__ import annotations
@@ -33,9 +39,10 @@ from bot.adapters.telegram.outgoing import Origin, Sender
 from bot.adapters.telegram.plumbing import ChatOrder, FloodSafeLimiter
 from bot.commands import Command
 from bot.host import Host
-from bot.i18n import t
+from bot.i18n import LANGUAGES, Translator, t, translator
 from bot.model import TELEGRAM, Event, Reply, User
 from bot.startup import StartFailed
+from engines.base import Msg
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +92,7 @@ def build_application(options: TelegramOptions) -> Application:
 class Telegram:
     def __init__(self, host: Host, options: TelegramOptions, application: Application | None = None) -> None:
         self.host = host
-        self.tr = host.tr
+        self.tr = host.tr  # the host's language: the menu for everyone without one of their own
         self.options = options
         self.app = application or build_application(options)
         self.notes = host.notes(TELEGRAM)
@@ -154,25 +161,31 @@ class Telegram:
         await self.app.shutdown()
 
     async def _set_commands(self) -> None:
+        """The command menu in the host's language for everyone, and in each language for the
+        people whose Telegram speaks it."""
+        await self._set_menu(self.tr, None)
+        for language in LANGUAGES:
+            await self._set_menu(translator(language), language)
+
+    async def _set_menu(self, tr: Translator, language: str | None) -> None:
         """The command menu: the games, the host's commands, and the games' move words."""
-        tr = self.tr
         commands: dict[str, str] = {}
         for name in self.host.games:
             commands[name] = tr(t("commands.game", game=tr(t(f"{name}.title"))))
         for word in table.HOST_COMMANDS:
             commands.setdefault(word, tr(t(f"commands.{word}")))
-        words: dict[str, tuple[list[str], str]] = {}
+        words: dict[str, tuple[list[Msg], str]] = {}
         for name, game in self.host.games.items():
             for word in [*game.move_words, *game.queries]:
                 key = "commands.move_word" if word in game.move_words else "commands.query_word"
-                words.setdefault(word, ([], key))[0].append(tr(t(f"{name}.title")))
+                words.setdefault(word, ([], key))[0].append(t(f"{name}.title"))
         for word, (titles, key) in words.items():
-            commands.setdefault(word, tr(t(key, word=word, games=", ".join(titles))))
+            commands.setdefault(word, tr(t(key, word=word, games=titles)))
         menu = [BotCommand(w, d[:256]) for w, d in commands.items() if re.fullmatch(r"[a-z0-9_]{1,32}", w)]
         try:
-            await self.app.bot.set_my_commands(menu[:100])
+            await self.app.bot.set_my_commands(menu[:100], language_code=language)
         except TelegramError as e:
-            log.warning("setMyCommands failed: %s", e)
+            log.warning("setMyCommands (%s) failed: %s", language or "default", e)
 
     # --- updates in -------------------------------------------------------------------
     async def _on_migrate(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -210,7 +223,8 @@ class Telegram:
                 # The deep link of "show my cards": the hand of the game in that group, here.
                 self.out.nudged = {k for k in self.out.nudged if k[1] != f"{TELEGRAM}:{user.id}"}
                 origin.private_chat = chat.id
-                await self.host.handle(Event(f"{TELEGRAM}:{m[1]}", self._user(user), "/hand"), self._responder(origin))
+                event = Event(f"{TELEGRAM}:{m[1]}", self._user(user), "/hand", locale=user.language_code)
+                await self.host.handle(event, self._responder(origin))
                 return
             text = "/help"
         command = self.host.parse(text)
@@ -223,7 +237,8 @@ class Telegram:
                 text, mentions = f"{text} {token}", {**mentions, token: self._user(reply_to.from_user)}
             origin.fresh_board = command.name == "board"
         moderator = await self._is_moderator(message, command)
-        event = Event(f"{TELEGRAM}:{chat.id}", self._user(user, moderator), text, mentions=mentions)
+        event = Event(f"{TELEGRAM}:{chat.id}", self._user(user, moderator), text, mentions=mentions,
+                      locale=user.language_code)  # fmt: skip
         await self.host.handle(event, self._responder(origin))
 
     def _command_text(self, message: Message) -> tuple[str, dict[str, User]] | None:
@@ -263,13 +278,14 @@ class Telegram:
         if query is None:
             return
         if query.message is None or query.data is None:
+            tr = await self.host.reader(f"{TELEGRAM}:{query.from_user.id}", query.from_user.language_code)
             with contextlib.suppress(TelegramError):
-                await query.answer(self.tr(t("telegram.button_not_here")), show_alert=True)
+                await query.answer(tr(t("telegram.button_not_here")), show_alert=True)
             return
         chat = query.message.chat
         origin = Origin(chat.id, query.from_user.id, query=query)
         event = Event(f"{TELEGRAM}:{chat.id}", self._user(query.from_user, chat.type == ChatType.PRIVATE),
-                      button=query.data)  # fmt: skip
+                      button=query.data, locale=query.from_user.language_code)  # fmt: skip
         try:
             await self.host.handle(event, self._responder(origin))
         finally:
@@ -278,8 +294,10 @@ class Telegram:
 
     async def _on_inline(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if update.inline_query is not None:
-            self._user(update.inline_query.from_user)
-            await answer_inline(self.host, self.tr, update.inline_query)
+            user = update.inline_query.from_user
+            self._user(user)
+            await answer_inline(self.host, await self.host.reader(f"{TELEGRAM}:{user.id}", user.language_code),
+                                update.inline_query)  # fmt: skip
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.error("handling a Telegram update failed", exc_info=context.error)

@@ -24,8 +24,9 @@ PAGE = 49  # Telegram takes at most 50 results per answer; the first page also h
 
 
 async def answer_inline(host: Host, tr: Translator, query: InlineQuery) -> None:
+    """Answer `query` in `tr`, its user's language."""
     user_id = f"{TELEGRAM}:{query.from_user.id}"
-    found = await host.hidden_hand(user_id, TELEGRAM)
+    found = await host.hidden_hand(user_id, TELEGRAM, query.from_user.language_code)
     try:
         if found is None:
             button = InlineQueryResultsButton(tr(t("telegram.inline_no_game")), start_parameter="help")

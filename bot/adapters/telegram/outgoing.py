@@ -2,7 +2,8 @@
 editMessageMedia / answerCallbackQuery, and Telegram's own degradations: ephemeral
 refusals of button presses become callback alerts, private hands go to the player's
 private chat (or a deep-link button when they never opened it, never the group), the
-board is one message edited in place with a short ping for the player to move."""
+board is one message edited in place with a short ping for the player to move. What the
+adapter adds to a reply (a ping, a mention line, a note) is in the reply's language."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ import html
 import logging
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
 
 from telegram import (
     CallbackQuery,
@@ -27,7 +27,7 @@ from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import Application
 
 from bot.host import Notes
-from bot.i18n import Translator, t
+from bot.i18n import Translator, t, translator
 from bot.model import TELEGRAM, Button, Reply
 
 log = logging.getLogger(__name__)
@@ -67,7 +67,7 @@ class Sender:
 
     def __init__(self, app: Application, tr: Translator, notes: Notes) -> None:
         self.app = app
-        self.tr = tr
+        self.tr = tr  # for replies that do not say their language
         self.notes = notes
         self.username = ""  # the bot's, known once started
         self.boards: dict[int, BoardMessage | None] = {}  # chat id -> its table message (None: none yet)
@@ -111,10 +111,11 @@ class Sender:
             return
         user_chat = int(number)
         mine = origin.query is not None and origin.user_id == user_chat and not origin.answered
+        tr = self._tr(reply)
         try:
             await self._post(user_chat, replace(reply, mentions=(), board=False))
             if mine:
-                await self.answer(origin, self.tr(t("telegram.sent_private")))
+                await self.answer(origin, tr(t("telegram.sent_private")))
             return
         except Forbidden:
             pass  # the player has never opened the bot (or blocked it)
@@ -128,9 +129,9 @@ class Sender:
         if (reply.session, reply.to) in self.nudged or origin.chat_id == user_chat:
             return
         self.nudged.add((reply.session, reply.to or ""))
-        name = self._mention_html(reply.to or "", reply.names)
-        text = self._html(t("telegram.open_private", name="\x00name\x00", bot=self.username), name=name)
-        button = InlineKeyboardButton(self.tr(t("telegram.button_open_private")), url=link)
+        name = self._mention_html(reply.to or "", reply.names, tr)
+        text = self._html(tr(t("telegram.open_private", name="\x00name\x00", bot=self.username)), name=name)
+        button = InlineKeyboardButton(tr(t("telegram.button_open_private")), url=link)
         await self._send_text(origin.chat_id, text, InlineKeyboardMarkup([[button]]))
 
     async def _show_board(self, origin: Origin, reply: Reply) -> None:
@@ -138,10 +139,12 @@ class Sender:
         there is none yet, it cannot be edited, or someone typed /board."""
         chat_id, session = origin.chat_id, reply.session or 0
         target = reply.mentions[0] if reply.mentions else None
+        tr = self._tr(reply)
         caption = self._html(reply.text)
         if reply.mentions:
-            links = [self._mention_html(u, reply.names) for u in reply.mentions]
-            caption += "\n" + self._html(t("telegram.invited", mentions="\x00mentions\x00"), mentions=" ".join(links))
+            links = [self._mention_html(u, reply.names, tr) for u in reply.mentions]
+            caption += "\n" + self._html(tr(t("telegram.invited", mentions="\x00mentions\x00")),
+                                          mentions=" ".join(links))  # fmt: skip
         caption = _fit(caption, CAPTION_MAX)
         markup = self._keyboard(reply.buttons)
         board = await self._board(chat_id)
@@ -158,7 +161,7 @@ class Sender:
                     log.info("editing the board in %s failed (%s); posting it anew", chat_id, e)
             if edited:
                 if target is not None and target != board.pinged:
-                    await self._ping(board, chat_id, target, reply.names)
+                    await self._ping(board, chat_id, target, reply.names, tr)
                 return
         sent = await self._post(chat_id, replace(reply, text=""), caption_html=caption)
         if sent is not None:
@@ -175,13 +178,14 @@ class Sender:
         self.boards[chat_id] = board
         await self.notes.put(f"{TELEGRAM}:{chat_id}", BOARD_NOTE, asdict(board))
 
-    async def _ping(self, board: BoardMessage, chat_id: int, target: str, names: Mapping[str, str]) -> None:
+    async def _ping(self, board: BoardMessage, chat_id: int, target: str, names: Mapping[str, str],
+                    tr: Translator) -> None:  # fmt: skip
         """An edit notifies nobody: a short message, as a reply to the board, tells the player."""
         if board.ping_id is not None:
             with contextlib.suppress(TelegramError):
                 await self.app.bot.delete_message(chat_id, board.ping_id)
-        mention = self._mention_html(target, names)
-        text = self._html(t("telegram.your_turn", mention="\x00mention\x00"), mention=mention)
+        mention = self._mention_html(target, names, tr)
+        text = self._html(tr(t("telegram.your_turn", mention="\x00mention\x00")), mention=mention)
         sent = await self._send_text(chat_id, text, None, reply_to=board.message_id)
         board.pinged, board.ping_id = target, sent.message_id if sent else None
         await self._keep_board(chat_id, board)
@@ -191,8 +195,9 @@ class Sender:
     ) -> Message | None:
         body = caption_html if caption_html is not None else self._html(reply.text)
         if reply.mentions and caption_html is None:
-            links = [self._mention_html(u, reply.names) for u in reply.mentions]
-            body += "\n" + self._html(t("telegram.invited", mentions="\x00mentions\x00"), mentions=" ".join(links))
+            tr = self._tr(reply)
+            links = [self._mention_html(u, reply.names, tr) for u in reply.mentions]
+            body += "\n" + self._html(tr(t("telegram.invited", mentions="\x00mentions\x00")), mentions=" ".join(links))
         markup = self._keyboard(reply.buttons)
         if reply.image is None:
             return await self._send_text(chat_id, body, markup, reply_to) if body.strip() else None
@@ -240,17 +245,21 @@ class Sender:
             return None
         return InlineKeyboardMarkup([keys[i : i + BUTTONS_PER_ROW] for i in range(0, len(keys), BUTTONS_PER_ROW)])
 
-    def _html(self, text: Any, **fragments: str) -> str:
-        """A sentence (or a `Msg`) as Telegram HTML; `fragments` replace "\\x00name\\x00" marks
-        with ready-made HTML (mention links), so only the rest is escaped."""
-        out = html.escape(self.tr(text), quote=False)
+    def _tr(self, reply: Reply) -> Translator:
+        """The language of what is added to `reply`: its own."""
+        return translator(reply.language) if reply.language else self.tr
+
+    def _html(self, text: str, **fragments: str) -> str:
+        """A sentence as Telegram HTML; `fragments` replace "\\x00name\\x00" marks with
+        ready-made HTML (mention links), so only the rest is escaped."""
+        out = html.escape(text, quote=False)
         for name, fragment in fragments.items():
             out = out.replace(f"\x00{name}\x00", fragment)
         return out
 
-    def _mention_html(self, user_id: str, names: Mapping[str, str]) -> str:
+    def _mention_html(self, user_id: str, names: Mapping[str, str], tr: Translator) -> str:
         """A link that notifies `user_id`, shown with the name the host gave (or the one last seen)."""
-        name = names.get(user_id) or self.names.get(user_id) or self.tr(t("telegram.someone"))
+        name = names.get(user_id) or self.names.get(user_id) or tr(t("telegram.someone"))
         prefix, _, number = user_id.partition(":")
         if prefix != TELEGRAM or not number.isdigit():
             return html.escape(name, quote=False)
