@@ -60,9 +60,9 @@ async def test_timers_go_on_after_the_database_was_locked(table: Table, clock: C
     await fast_lock_timeout(table)
     await table.say(ALICE, "/nim start 3 4")
     await table.say(BOB, "/join")
-    clock.advance(301)  # Alice's time is up
     with caplog.at_level(logging.WARNING, logger="bot.autoplay"):
         async with held_write_lock(table.db):  # another process holds the write lock
+            clock.advance(301)  # Alice's time is up (not before: the loop might time her out unhindered)
             table.host.autoplay.wake()
             await until(lambda: "the timer loop tries again in 1 s" in caplog.text)
             assert "database is locked" in caplog.text and (await table.session()).status == "playing"

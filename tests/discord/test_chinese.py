@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 import engines
-from tests.discord.conftest import Bot, board_saying, first_channel, run, said_to
+from tests.discord.conftest import Bot, board_saying, boards, first_channel, run, said_to
 from tests.discord.fake import ALICE, BOB, FakeDiscord, Message, Person
 
 ZH_ALICE, ZH_BOB = replace(ALICE, locale="zh-CN"), replace(BOB, locale="zh-CN")
@@ -98,7 +98,13 @@ async def play_to_the_end(fake: FakeDiscord, bot: Bot, channel: int, people: dic
         if person is None:
             continue
         await run(fake, person, "走" if person.locale.startswith("zh") else "move", channel, move=easy_move(session))
-    return await board_saying(fake, channel, "🏆")
+    assert await bot.host.store.active(key) is None, "the game did not end in 400 turns"
+
+    def final() -> Message | None:  # a win, or a draw (two easy players may fill a Gomoku board)
+        shown = boards(fake, channel)
+        return shown[-1] if shown and ("🏆" in shown[-1].content or "和局" in shown[-1].content) else None
+
+    return await fake.wait(final)
 
 
 async def test_gomoku_in_chinese_against_the_bot(fake: FakeDiscord, bot: Bot) -> None:
@@ -106,7 +112,7 @@ async def test_gomoku_in_chinese_against_the_bot(fake: FakeDiscord, bot: Bot) ->
     await run(fake, ZH_ALICE, "五子棋 人机", channel, level="easy", rule="renju")
     await board_saying(fake, channel, "五子棋 开始：Alice 对 机器人（easy）。")
     final = await play_to_the_end(fake, bot, channel, {f"discord:{ALICE.id}": ZH_ALICE})
-    assert re.search(r"🏆 (Alice|机器人（easy）) 获胜：连成五子：", final.content)
+    assert re.search(r"🏆 (Alice|机器人（easy）) 获胜：连成五子：|和局：棋盘已下满", final.content)
     assert final.png is not None and [b["label"] for b in final.buttons] == ["再来一局"]
 
 
