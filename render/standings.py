@@ -31,7 +31,7 @@ def _header(image: Image.Image, title: str, subtitle: str) -> int:
 
 # --- the leaderboard ----------------------------------------------------------------------
 # Column right edges (numbers are right-aligned) after the rank and the name.
-COLUMNS = (("rating", 478), ("games", 566), ("win", 640), ("streak", 704))
+COLUMNS = (("rating", 462), ("games", 548), ("win", 628), ("streak", 704))
 
 
 def leaderboard(view: dict[str, Any]) -> bytes:
