@@ -101,7 +101,7 @@ async def leaderboard(core: Core, r: Request) -> list[Reply]:
         if 1 <= target <= pages:
             command = f"leaderboard {game} {scope} {target}"
             buttons.append(Button(tr(t(label)), BUTTON_PREFIX + command, "/" + command))
-    return [await _drawn(pictures.leaderboard, view, head, "\n".join(lines), "leaderboard.png", tuple(buttons))]
+    return [await _drawn(pictures.leaderboard, view, lines[0], "\n".join(lines), "leaderboard.png", tuple(buttons))]
 
 
 async def stats(core: Core, r: Request) -> list[Reply]:
