@@ -8,10 +8,11 @@ tells background play (AI turns, timers) that a session changed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import secrets
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -21,7 +22,7 @@ from bot.i18n import LANGUAGES, Translator, t, translator
 from bot.languages import Languages
 from bot.model import Event, Reply, User
 from bot.session import Change, Seat, Session, SessionStatus
-from bot.store import Store
+from bot.storage import Storage
 from engines.base import Game, Msg, Refusal
 from render.base import RenderContext
 
@@ -33,7 +34,7 @@ WORD = re.compile(r"[^\W_]{1,32}")  # a title that may be typed as a command wor
 class Core:
     """The host's services, shared by every handler."""
 
-    store: Store
+    store: Storage
     ai: AIRunner
     games: dict[str, Game]
     languages: Languages  # who reads which language
@@ -49,9 +50,17 @@ class Core:
     def __post_init__(self) -> None:
         self.game_words = game_words(self.games)
 
+    @contextlib.asynccontextmanager
+    async def lock(self, channel: str) -> AsyncIterator[None]:
+        """One command of `channel` at a time: in this process (its lock), then across the
+        processes that share the database (the store's)."""
+        async with self.locks[channel], self.store.exclusive(channel):
+            yield
+
     async def commit(self, session: Session, change: Change | None = None) -> None:
         """Save the session (and `change`) in one transaction, then tell background play."""
         session.updated_at = self.clock()
+        session.bot_turn = bot_to_move(self.game_of(session), session)
         await self.store.save(session, change)
         self.changed(session)
 
@@ -114,6 +123,14 @@ class Request:
             self.seat = self.session.seat_of(self.user.id) if self.session is not None else None
             if self.seat is None:
                 raise Refusal("host.not_a_player")
+
+
+def bot_to_move(game: Game, session: Session) -> bool:
+    """Whether a bot is to move in `session` (work for background play)."""
+    if session.status != SessionStatus.PLAYING:
+        return False
+    seat = game.to_move(game.from_json(session.state))
+    return seat is not None and session.seats[seat].played_by_ai
 
 
 def game_words(games: dict[str, Game]) -> dict[str, str]:

@@ -19,14 +19,14 @@ from bot.ai import AIRunner
 from bot.config import Settings, load
 from bot.host import Host
 from bot.startup import StartFailed
-from bot.store import StorageUnavailable, Store
+from bot.storage import StorageUnavailable, open_storage
 
 
 async def run(settings: Settings) -> None:
-    store = await Store.open(settings.db)
+    store = await open_storage(settings.db, pool_size=settings.db_pool)
     ai = AIRunner(settings.ai_workers)
     host = Host(store, ai, turn_seconds=settings.turn_seconds, lobby_seconds=settings.lobby_seconds,
-                language=settings.language)  # fmt: skip
+                language=settings.language, lease_seconds=settings.lease_seconds)  # fmt: skip
     platforms: list[Any] = []  # adapters with start() and stop(), running alongside the console
     if settings.telegram_token:
         from bot.adapters.telegram import Telegram

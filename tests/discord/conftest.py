@@ -15,7 +15,7 @@ from discord.gateway import DiscordWebSocket
 from bot.adapters.discord import DiscordBot
 from bot.ai import AIRunner
 from bot.host import Host
-from bot.store import Store
+from bot.storage.sqlite import SQLiteStorage as Store
 from tests.discord.fake import TOKEN, FakeDiscord, Interaction, Message, Person
 
 

@@ -1,0 +1,167 @@
+"""The storage contract: what the host asks of a database, whichever it is.
+
+`Storage` lists every method; `bot.storage.sqlite.SQLiteStorage` (the embedded
+default) and `bot.storage.postgres.PostgresStorage` (several processes, one
+database) implement all of them with the same guarantees:
+
+- every write is one transaction: all of it is committed, or nothing;
+- a session row carries a version that every save increments; a save that does not
+  find the version it read changes nothing and raises `Conflict`;
+- one active session per channel, enforced by the database (`ChannelBusy`);
+- whatever goes wrong with the database itself (locked, read-only, full, damaged,
+  the server refusing or dropping the connection) is `StorageUnavailable` with a
+  one-line reason: the host answers "try again" and stays up;
+- `open` checks the schema, refuses one newer than the code (one line), and applies
+  the missing migrations (`bot.storage.migrations`) under a lock, so processes
+  starting together migrate once.
+
+Several processes: `exclusive(channel)` runs one command of a channel at a time
+across every process sharing the database, and background work (a passed deadline,
+a bot to move) is claimed with a lease on the session row (`claim`, `claim_session`,
+`renew`, `release`): one live process holds it; a process that dies stops renewing
+and another takes the work over when the lease runs out. Leases run on the database's
+clock; deadlines on the host's (tests move it).
+
+Adding a table: a migration appended to `MIGRATIONS` (SQL for each database), the
+methods here as abstract methods, and each backend's implementation (the ABC refuses
+to build a backend that misses one); `tests/bot/test_storage_contract.py` runs the
+contract against both.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from bot.session import Change, ChannelBusy, Conflict, MoveRow, Offer, Seat, Session, SessionStatus
+from engines.base import Outcome
+
+__all__ = ["ChannelBusy", "Conflict", "Storage", "StorageUnavailable"]
+
+
+class StorageUnavailable(Exception):
+    """The database cannot be used now, or (at open) by this version at all; the message
+    says why in one line ("database is locked", "connection refused")."""
+
+
+class Storage(ABC):
+    #: True when other processes may share the database (they do not tell this one of
+    #: their commits, so background work is looked for every `lease / 3` seconds).
+    shared: bool = False
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    @abstractmethod
+    async def schema_version(self) -> int: ...
+
+    # --- sessions -----------------------------------------------------------------
+    @abstractmethod
+    async def create(self, session: Session) -> Session:
+        """Insert a new session (its id set); `ChannelBusy` if the channel has an active one."""
+
+    @abstractmethod
+    async def save(self, session: Session, change: Change | None = None) -> None:
+        """Write the session (version + 1), its seats if they changed, and `change`, in one
+        transaction; `Conflict` (and nothing written) if its version is not the stored one."""
+
+    @abstractmethod
+    async def move_channel(self, old: str, new: str) -> None:
+        """Give `old`'s sessions and settings to `new` (a chat whose id changed), in one transaction."""
+
+    @abstractmethod
+    async def active(self, channel: str) -> Session | None: ...
+
+    @abstractmethod
+    async def latest(self, channel: str) -> Session | None:
+        """The channel's active session, or else its most recent one."""
+
+    @abstractmethod
+    async def get(self, session_id: int) -> Session | None: ...
+
+    @abstractmethod
+    async def active_sessions(self) -> list[Session]: ...
+
+    @abstractmethod
+    async def next_deadline(self) -> float | None:
+        """The soonest deadline of an active session."""
+
+    # --- one command of a channel at a time, across processes ---------------------
+    @abstractmethod
+    def exclusive(self, channel: str) -> contextlib.AbstractAsyncContextManager[None]:
+        """Held while one command of `channel` runs: no other process runs one of the same
+        channel meanwhile (within a process, the host's own lock already orders them)."""
+
+    # --- background work, claimed by one live process --------------------------------
+    @abstractmethod
+    async def claim(self, now: float, owner: str, lease: float) -> list[Session]:
+        """Sessions with work to do (a deadline passed by `now`, a bot to move) that no other
+        live process holds; each now held by `owner` for `lease` seconds."""
+
+    @abstractmethod
+    async def claim_session(self, session_id: int, owner: str, lease: float) -> bool:
+        """Hold `session_id` for `lease` seconds, unless another live process holds it."""
+
+    @abstractmethod
+    async def renew(self, owner: str, session_ids: Sequence[int], lease: float) -> None:
+        """Extend `owner`'s leases on `session_ids` (those it still holds) to `lease` from now."""
+
+    @abstractmethod
+    async def release(self, owner: str, session_ids: Sequence[int] | None = None) -> None:
+        """Give up `owner`'s leases on `session_ids` (None: all of them)."""
+
+    # --- moves, results, settings ---------------------------------------------------
+    @abstractmethod
+    async def moves(self, session_id: int) -> list[MoveRow]: ...
+
+    @abstractmethod
+    async def stats(self, user_id: str) -> list[dict[str, Any]]:
+        """Per game: game, wins, losses, draws, points, name."""
+
+    @abstractmethod
+    async def leaderboard(self, game: str | None, limit: int = 10) -> list[dict[str, Any]]:
+        """The best players (of `game`, or of every game): user_id, name, wins, losses, draws, games."""
+
+    @abstractmethod
+    async def setting(self, channel: str, key: str) -> str | None: ...
+
+    @abstractmethod
+    async def set_setting(self, channel: str, key: str, value: str) -> None: ...
+
+
+# --- what both backends share: rows in, sessions out ---------------------------------------
+def dump(value: Any) -> str | None:
+    return None if value is None else json.dumps(value)
+
+
+def load(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+def offer_outcome(session: Session) -> tuple[str | None, str | None]:
+    offer, outcome = session.offer, session.outcome
+    return dump(offer.to_json() if offer else None), dump(outcome.to_json() if outcome else None)
+
+
+def session_of(row: Mapping[str, Any], seat_rows: list[list[Any]]) -> Session:
+    """A session from its row and its seats' rows ([seat, user_id, name, handle, ai_level, away, accepted])."""
+    seats = [Seat(n, user, name, handle, level, bool(away), bool(accepted))
+             for n, user, name, handle, level, away, accepted in sorted(seat_rows)]  # fmt: skip
+    session = Session(
+        id=row["id"], channel=row["channel"], game=row["game"], status=SessionStatus(row["status"]),
+        options=json.loads(row["options"]), seed=row["seed"], seats=seats, starter=row["starter"],
+        turn_seconds=row["turn_seconds"], created_at=row["created_at"], updated_at=row["updated_at"],
+        state=load(row["state"]), version=row["version"], deadline=row["deadline"],
+        offer=Offer.from_json(load(row["offer"])), outcome=Outcome.from_json(load(row["outcome"])), ply=row["ply"],
+        bot_turn=bool(row["bot_turn"]),
+    )  # fmt: skip
+    session.saved_seats = [replace(seat) for seat in seats]
+    return session
+
+
+def move_of(row: Mapping[str, Any]) -> MoveRow:
+    return MoveRow(row["ply"], row["seat"], row["move"], bool(row["by_ai"]), json.loads(row["state_before"]), row["at"])
