@@ -333,7 +333,7 @@ class PostgresStorage(Storage):
                 owner, lease, now,
             )  # fmt: skip
         found = [session_of(row, json.loads(row["seat_rows"] or "[]")) for row in rows]
-        return sorted(found, key=lambda s: (s.deadline is not None, s.deadline or 0.0, s.id))
+        return sorted(found, key=lambda s: (s.deadline is None, s.deadline or 0.0, s.id))
 
     @_guarded
     async def claim_session(self, session_id: int, owner: str, lease: float) -> bool:

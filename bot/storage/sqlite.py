@@ -260,7 +260,7 @@ class SQLiteStorage(Storage):
         if not rows:
             return []
         found = await self._many(f"SELECT * FROM sessions WHERE id IN ({','.join(str(r[0]) for r in rows)})")
-        return sorted(found, key=lambda s: (s.deadline is not None, s.deadline or 0.0, s.id))
+        return sorted(found, key=lambda s: (s.deadline is None, s.deadline or 0.0, s.id))
 
     @_guarded
     async def claim_session(self, session_id: int, owner: str, lease: float) -> bool:
