@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from bot import startup
 from bot.adapters.console import Console
 from bot.ai import AIRunner
@@ -54,13 +56,22 @@ async def run(settings: Settings) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    settings = load(sys.argv[1:] if argv is None else argv)
+    try:
+        settings = load(sys.argv[1:] if argv is None else argv)
+    except ValidationError as error:  # one line per bad setting, no traceback
+        sys.exit("\n".join(f"gamehost: {_setting_error(e)}" for e in error.errors()))
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how people stop it
             asyncio.run(run(settings))
     except (StartFailed, StorageUnavailable) as error:
         sys.exit(f"gamehost: {error}")
+
+
+def _setting_error(error: Any) -> str:
+    where = ".".join(map(str, error["loc"]))
+    reason = error["msg"].removeprefix("Value error, ")
+    return f"{where}: {reason}" if where else reason
 
 
 if __name__ == "__main__":

@@ -35,9 +35,9 @@ async def admin_connection() -> asyncpg.Connection:
     try:
         return await asyncpg.connect(ADMIN, timeout=10)
     except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as error:
-        pytest.fail(f"PostgreSQL is not reachable at {ADMIN} ({type(error).__name__}: {error}); the PostgreSQL"
-                    " tests need it: start it (bash .ci/run does) or set GAMEHOST_TEST_POSTGRES",
-                    pytrace=False)  # fmt: skip
+        reason = f"{type(error).__name__}: {error}"
+    pytest.fail(f"PostgreSQL is not reachable at {ADMIN} ({reason}); the PostgreSQL tests need it: start it"
+                " (bash .ci/run does) or set GAMEHOST_TEST_POSTGRES", pytrace=False)
 
 
 @contextlib.asynccontextmanager
