@@ -29,7 +29,7 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from bot import play, replies
@@ -56,9 +56,12 @@ def backoff(failures: int) -> float:
 
 
 class Autoplay:
-    def __init__(self, core: Core, deliver: Deliver, lease: float = LEASE) -> None:
+    def __init__(self, core: Core, deliver: Deliver, lease: float = LEASE,
+                 platforms: Callable[[], Iterable[str]] | None = None) -> None:  # fmt: skip
         self.core = core
         self.deliver = deliver
+        # The platforms this process can speak to: it takes on work in their channels only.
+        self.platforms = platforms
         self.lease = lease
         # Other processes do not tell this one of their commits: look for work every lease / 3.
         self.poll = lease / 3 if core.store.shared else IDLE_WAIT
@@ -74,8 +77,9 @@ class Autoplay:
     async def start(self) -> None:
         """Resume every bot turn that was pending (and no other process holds), and the timers."""
         for session in await self.core.store.active_sessions():
-            session.bot_turn = bot_to_move(self.core.game_of(session), session)  # rows older than the column
-            self.changed(session)
+            if self.platforms is None or session.channel.partition(":")[0] in self.platforms():
+                session.bot_turn = bot_to_move(self.core.game_of(session), session)  # rows older than the column
+                self.changed(session)
         self.spawn(self._timer_loop())
         if self.core.store.shared:
             self.spawn(self._renew_leases())
@@ -253,7 +257,8 @@ class Autoplay:
         core = self.core
         failed = 0
         now = core.clock()
-        for due in await core.store.claim(now, self.owner, self.lease):
+        platforms = None if self.platforms is None else sorted(self.platforms())
+        for due in await core.store.claim(now, self.owner, self.lease, platforms):
             session_id = due.id or 0
             if due.deadline is None or due.deadline > now:  # a bot is to move
                 if session_id not in self.thinking and session_id not in self._retry:

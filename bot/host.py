@@ -83,14 +83,14 @@ class Host:
     ) -> None:
         self.store = store
         self.bot_name = bot_name
+        self._outboxes: dict[str, Deliver] = {}
         self.tr = translator(language)  # the default language: of channels that chose none
         self.languages = Languages(store, language)
         self.games = engines.all_games()
         self.core = Core(store, ai, self.games, self.languages, draw, clock, turn_seconds, lobby_seconds)
         self.words = self.core.game_words
-        self.autoplay = Autoplay(self.core, self._deliver, lease_seconds)
+        self.autoplay = Autoplay(self.core, self._deliver, lease_seconds, platforms=self._outboxes.keys)
         self.core.changed = self.autoplay.changed
-        self._outboxes: dict[str, Deliver] = {}
 
     @property
     def ai(self) -> AIRunner:
@@ -103,8 +103,10 @@ class Host:
 
     # --- life cycle ---------------------------------------------------------------
     def attach(self, platform: str, deliver: Deliver) -> None:
-        """Where replies nobody asked for right now (AI moves, timeouts) go, by channel prefix."""
+        """Where replies nobody asked for right now (AI moves, timeouts) go, by channel prefix.
+        This process takes on timers and bots' turns in the channels of the platforms attached."""
         self._outboxes[platform] = deliver
+        self.autoplay.wake()
 
     async def start(self) -> None:
         """Resume: every AI turn that was pending, and the timers."""

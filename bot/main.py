@@ -38,12 +38,14 @@ async def run(settings: Settings) -> None:
         from bot.adapters.discord import DiscordBot
 
         platforms.append(DiscordBot.from_settings(host, settings))
+    # Attached before the host starts: it resumes the timers and bots' turns of these platforms only.
+    console = Console(host, Path(settings.images), settings.name) if settings.wants_console else None
     try:
         await host.start()
         for platform in platforms:
             await startup.start(platform, settings.start_attempts)
-        if settings.wants_console:
-            await Console(host, Path(settings.images), settings.name).run()
+        if console is not None:
+            await console.run()
         else:
             await asyncio.Event().wait()  # serve until Ctrl-C or a signal
     finally:

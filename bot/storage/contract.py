@@ -98,9 +98,11 @@ class Storage(ABC):
 
     # --- background work, claimed by one live process --------------------------------
     @abstractmethod
-    async def claim(self, now: float, owner: str, lease: float) -> list[Session]:
+    async def claim(self, now: float, owner: str, lease: float,
+                    platforms: Sequence[str] | None = None) -> list[Session]:  # fmt: skip
         """Sessions with work to do (a deadline passed by `now`, a bot to move) that no other
-        live process holds; each now held by `owner` for `lease` seconds."""
+        live process holds, in channels of `platforms` ("discord", ...; None: all): each now
+        held by `owner` for `lease` seconds, the passed deadlines first."""
 
     @abstractmethod
     async def claim_session(self, session_id: int, owner: str, lease: float) -> bool:

@@ -323,14 +323,16 @@ class PostgresStorage(Storage):
 
     # --- background work --------------------------------------------------------------------
     @_guarded
-    async def claim(self, now: float, owner: str, lease: float) -> list[Session]:
+    async def claim(self, now: float, owner: str, lease: float,
+                    platforms: Sequence[str] | None = None) -> list[Session]:  # fmt: skip
         async with self._conn() as conn:
             rows = await conn.fetch(
                 f"WITH s AS (UPDATE sessions SET lease_owner=$1, lease_until={NOW} + $2"
                 f" WHERE id IN (SELECT id FROM sessions WHERE {ACTIVE}"
-                f" AND (deadline<=$3 OR (bot_turn AND status='playing')) AND {FREE} FOR UPDATE SKIP LOCKED)"
+                f" AND (deadline<=$3 OR (bot_turn AND status='playing')) AND {FREE}"
+                " AND ($4::text[] IS NULL OR split_part(channel, ':', 1) = ANY($4::text[])) FOR UPDATE SKIP LOCKED)"
                 f" AND {FREE} RETURNING *) SELECT s.*, {SEATS} FROM s",
-                owner, lease, now,
+                owner, lease, now, None if platforms is None else list(platforms),
             )  # fmt: skip
         found = [session_of(row, json.loads(row["seat_rows"] or "[]")) for row in rows]
         return sorted(found, key=lambda s: (s.deadline is None, s.deadline or 0.0, s.id))

@@ -249,13 +249,17 @@ class SQLiteStorage(Storage):
 
     # --- background work --------------------------------------------------------------------
     @_guarded
-    async def claim(self, now: float, owner: str, lease: float) -> list[Session]:
+    async def claim(self, now: float, owner: str, lease: float,
+                    platforms: Sequence[str] | None = None) -> list[Session]:  # fmt: skip
+        names = {f"p{n}": name for n, name in enumerate(platforms or ())}
+        served = "" if platforms is None else \
+            f" AND substr(channel, 1, instr(channel, ':') - 1) IN ({', '.join(':' + n for n in names)})"  # fmt: skip
         async with self._lock:
             rows = await self.db.execute_fetchall(
                 f"UPDATE sessions SET lease_owner=:owner, lease_until={NOW} + :lease WHERE {ACTIVE}"
                 f" AND ((deadline IS NOT NULL AND deadline<=:now) OR (bot_turn=1 AND status='playing')) AND {FREE}"
-                " RETURNING id",
-                {"owner": owner, "lease": lease, "now": now},
+                f"{served} RETURNING id",
+                {"owner": owner, "lease": lease, "now": now, **names},
             )
         if not rows:
             return []

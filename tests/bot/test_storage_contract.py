@@ -135,3 +135,11 @@ async def test_a_lease_runs_out_unless_renewed(store: Storage) -> None:
     assert [s.id for s in got] == [lost.id]
     await store.renew("A", [lost.id or 0], 60)  # too late: B holds it now
     assert not await store.claim_session(lost.id or 0, "A", 60)
+
+
+async def test_a_process_claims_work_only_in_channels_of_its_platforms(store: Storage) -> None:
+    on_discord = await store.create(a_session("discord:1", deadline=NOW - 1))
+    on_telegram = await store.create(a_session("telegram:-5", SessionStatus.PLAYING, bot_turn=True))
+    assert await store.claim(NOW, "console only", 60, ["console"]) == []
+    assert [s.id for s in await store.claim(NOW, "discord", 60, ["discord"])] == [on_discord.id]
+    assert [s.id for s in await store.claim(NOW, "both", 60, ["discord", "telegram"])] == [on_telegram.id]

@@ -78,12 +78,12 @@ async def test_timers_go_on_after_the_store_failed_to_read(table: Table, clock: 
     reads = table.store.claim
     failing = 3
 
-    async def claim(now: float, owner: str, lease: float):
+    async def claim(now: float, owner: str, lease: float, platforms=None):
         nonlocal failing
         if failing:
             failing -= 1
             raise StorageUnavailable("disk I/O error")
-        return await reads(now, owner, lease)
+        return await reads(now, owner, lease, platforms)
 
     monkeypatch.setattr(table.store, "claim", claim)
     clock.advance(301)
