@@ -58,6 +58,8 @@ class Notes:
 
     def __init__(self, store: Storage, platform: str) -> None:
         self._store, self._platform = store, platform
+        # Other processes write notes too: what an adapter keeps in memory may be stale.
+        self.shared = store.shared
 
     async def get(self, channel: str, key: str) -> JSON:
         saved = await self._store.setting(channel, f"{self._platform}.{key}")

@@ -60,7 +60,17 @@ async def test_one_worker_registers_the_webhook_and_every_worker_serves_it(datab
         assert await post(urls[0], 2, alice, "/nim start 3 4") == 200
         await api.wait(lambda: [m for m in api.to_chat(GROUP) if "opened a table" in (m.text or "")])
         assert await post(urls[1], 3, bob, "/join") == 200  # the other worker: the same game
-        await api.wait(lambda: [m for m in api.to_chat(GROUP) if "Nim begins" in (m.text or "")])
+        await api.wait(lambda: [c for c in api.of("sendPhoto", chat_id=GROUP)
+                                if "Nim begins" in c.params.get("caption", "")])  # fmt: skip
+        # Each worker posts a board anew in turn; each then edits the newest, whoever posted it.
+        for number, (worker, moved) in enumerate([(0, "/take 1 1"), (1, "/take 2 1"), (0, "/take 1 1")], 4):
+            assert await post(urls[1 - worker], number * 2, alice, "/board") == 200
+            newest = await api.wait(lambda n=number: len(api.of("sendPhoto", chat_id=GROUP)) == n - 2 and
+                                    api.bot_messages(GROUP)[-1]["message_id"])  # fmt: skip
+            assert await post(urls[worker], number * 2 + 1, (alice, bob)[number % 2], moved) == 200
+            edit = await api.wait(lambda n=number: len(api.of("editMessageMedia", chat_id=GROUP)) == n - 3 and
+                                  api.of("editMessageMedia", chat_id=GROUP)[-1])  # fmt: skip
+            assert edit.params["message_id"] == newest and "took 1 stone" in edit.params["media"]["caption"]
     finally:
         for worker in workers:
             await worker.stop()
