@@ -141,9 +141,9 @@ class Autoplay:
         store = self.core.store
         try:
             if await store.claim_session(session_id, self.owner, self.lease):  # else another process plays
-                await self._play_ai_turns(session_id)
+                played = await self._play_ai_turns(session_id)
                 await store.release(self.owner, [session_id])
-                if store.shared:  # a move another process committed meanwhile found the session held
+                if store.shared and played:  # a move another process committed meanwhile found it held
                     self._recheck.add(session_id)
             self._failures.pop(session_id, None)
         except Exception:
@@ -171,11 +171,12 @@ class Autoplay:
         if session is not None:
             self.changed(session)
 
-    async def _play_ai_turns(self, session_id: int) -> None:
-        """Play bot turns until a person is to move, then announce them in one message."""
+    async def _play_ai_turns(self, session_id: int) -> int:
+        """Play bot turns until a person is to move, then announce them in one message; how many."""
         core = self.core
         lines: list[Msg] = []
         session = None
+        played = 0
         while True:
             session = await core.store.get(session_id)
             if session is None or session.status != SessionStatus.PLAYING:
@@ -191,6 +192,7 @@ class Autoplay:
                 if current is None or current.version != session.version:
                     continue  # the game changed while the bot thought (undo, resign, /back): look again
                 lines += await play.apply(core, current, seat, chosen, by_ai=True)
+                played += 1
                 next_seat = game.to_move(game.from_json(current.state)) \
                     if current.status == SessionStatus.PLAYING else None  # fmt: skip
                 if next_seat is None or not current.seats[next_seat].played_by_ai:
@@ -201,6 +203,7 @@ class Autoplay:
                 latest = await core.store.get(session_id)
                 if latest is not None:
                     await self.deliver(latest.channel, await self._after_move(latest, lines))
+        return played
 
     async def _after_move(self, session: Session, lines: list[Msg]) -> list[Reply]:
         tr = await self.core.languages.channel(session.channel)

@@ -25,77 +25,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
-import functools
-import hashlib
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
-from typing import Any, ParamSpec, TypeVar
-from urllib.parse import urlsplit, urlunsplit
+from typing import Any
 
 import asyncpg
 
 from bot.session import Change, ChannelBusy, Conflict, MoveRow, Session
 from bot.storage.contract import Storage, StorageUnavailable, dump, move_of, offer_outcome, session_of
 from bot.storage.migrations import MIGRATIONS, newer
+from bot.storage.pgdriver import DRIVER_ERRORS, MIGRATION_LOCK, guarded, keep, key, reason, shown
 
-P = ParamSpec("P")
-R = TypeVar("R")
 ACTIVE = "status IN ('lobby', 'playing')"
 NOW = "date_part('epoch', clock_timestamp())"  # the lease clock: the server's, seconds since 1970
 FREE = f"(lease_owner IS NULL OR lease_owner=$1 OR lease_until < {NOW})"  # $1: the claiming owner
 SEATS = ("(SELECT json_agg(json_build_array(seat, user_id, name, handle, ai_level, away, accepted))"
          " FROM seats WHERE session_id=s.id) AS seat_rows")  # fmt: skip
-DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError, OSError, TimeoutError)
-
-
-def key(name: str) -> int:
-    """A 64-bit advisory lock key for `name`, the same in every process."""
-    return int.from_bytes(hashlib.blake2b(name.encode(), digest_size=8).digest(), "big", signed=True)
-
-
-MIGRATION_LOCK = key("gamehost.migrate")
-
-
-def reason(error: BaseException) -> str:
-    """One line that says what went wrong, connection refused or lost included."""
-    if isinstance(error, ConnectionRefusedError):
-        text = f"connection refused ({error})"
-    elif isinstance(error, asyncpg.ConnectionDoesNotExistError | ConnectionResetError | BrokenPipeError):
-        text = f"connection lost ({error})"
-    elif isinstance(error, TimeoutError):
-        text = "PostgreSQL did not answer in time"
-    else:
-        text = str(error) or type(error).__name__
-    return " ".join(text.split())
-
-
-def shown(url: str) -> str:
-    """`url` without its password, for messages."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.rpartition("@")
-    user = netloc[0].partition(":")[0]
-    return urlunsplit(parts._replace(netloc=f"{user}@{netloc[2]}"))
-
-
-def _guarded(method: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
-    """The driver's and the network's errors out of `method` become `StorageUnavailable`."""
-
-    @functools.wraps(method)
-    async def guarded(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return await method(*args, **kwargs)
-        except DRIVER_ERRORS as error:
-            raise StorageUnavailable(reason(error)) from error
-
-    return guarded
-
-
-async def _keep(connection: asyncpg.Connection) -> None:
-    """Nothing to reset when a connection goes back to the pool (an open transaction is still
-    rolled back by asyncpg): `exclusive` frees its locks itself, and no command sets state."""
 
 
 class PostgresStorage(Storage):
@@ -116,7 +62,7 @@ class PostgresStorage(Storage):
         where = shown(url)
         try:
             pool = await asyncpg.create_pool(
-                url, min_size=1, max_size=pool_size, timeout=connect_timeout, reset=_keep,
+                url, min_size=1, max_size=pool_size, timeout=connect_timeout, reset=keep,
                 server_settings={"lock_timeout": str(int(lock_timeout_ms)), "application_name": "gamehost"},
             )  # fmt: skip
         except (*DRIVER_ERRORS, ValueError) as error:
@@ -154,7 +100,7 @@ class PostgresStorage(Storage):
                 await conn.execute("INSERT INTO schema_version (version, why) VALUES ($1, $2)",
                                    number, MIGRATIONS[number - 1].why)  # fmt: skip
 
-    @_guarded
+    @guarded
     async def schema_version(self) -> int:
         async with self._conn() as conn:
             return await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version")
@@ -170,7 +116,7 @@ class PostgresStorage(Storage):
                 yield conn
 
     # --- sessions -----------------------------------------------------------------
-    @_guarded
+    @guarded
     async def create(self, session: Session) -> Session:
         try:
             async with self._conn() as conn, conn.transaction():
@@ -191,7 +137,7 @@ class PostgresStorage(Storage):
         session.saved_seats = [replace(seat) for seat in session.seats]
         return session
 
-    @_guarded
+    @guarded
     async def save(self, session: Session, change: Change | None = None) -> None:
         change = change or Change()
         async with self._conn() as conn, conn.transaction():
@@ -226,7 +172,7 @@ class PostgresStorage(Storage):
         session.version += 1
         session.saved_seats = [replace(seat) for seat in session.seats]
 
-    @_guarded
+    @guarded
     async def move_channel(self, old: str, new: str) -> None:
         async with self._conn() as conn, conn.transaction():
             await conn.execute("UPDATE sessions SET channel=$2 WHERE channel=$1", old, new)
@@ -244,24 +190,24 @@ class PostgresStorage(Storage):
              for s in session.seats],
         )  # fmt: skip
 
-    @_guarded
+    @guarded
     async def active(self, channel: str) -> Session | None:
         return await self._one(f"SELECT * FROM sessions WHERE channel=$1 AND {ACTIVE}", channel)
 
-    @_guarded
+    @guarded
     async def latest(self, channel: str) -> Session | None:
         return await self._one("SELECT * FROM sessions WHERE channel=$1 ORDER BY id DESC LIMIT 1", channel)
 
-    @_guarded
+    @guarded
     async def get(self, session_id: int) -> Session | None:
         return await self._one("SELECT * FROM sessions WHERE id=$1", session_id)
 
-    @_guarded
+    @guarded
     async def active_sessions(self) -> list[Session]:
         found = await self._many(f"SELECT * FROM sessions WHERE {ACTIVE}")
         return sorted(found, key=lambda s: s.id or 0)
 
-    @_guarded
+    @guarded
     async def next_deadline(self) -> float | None:
         async with self._conn() as conn:
             return await conn.fetchval(f"SELECT MIN(deadline) FROM sessions WHERE deadline IS NOT NULL AND {ACTIVE}")
@@ -322,7 +268,7 @@ class PostgresStorage(Storage):
             raise StorageUnavailable(reason(error)) from error
 
     # --- background work --------------------------------------------------------------------
-    @_guarded
+    @guarded
     async def claim(self, now: float, owner: str, lease: float,
                     platforms: Sequence[str] | None = None) -> list[Session]:  # fmt: skip
         async with self._conn() as conn:
@@ -337,7 +283,7 @@ class PostgresStorage(Storage):
         found = [session_of(row, json.loads(row["seat_rows"] or "[]")) for row in rows]
         return sorted(found, key=lambda s: (s.deadline is None, s.deadline or 0.0, s.id))
 
-    @_guarded
+    @guarded
     async def claim_session(self, session_id: int, owner: str, lease: float) -> bool:
         async with self._conn() as conn:
             status = await conn.execute(
@@ -346,13 +292,13 @@ class PostgresStorage(Storage):
             )
         return status == "UPDATE 1"
 
-    @_guarded
+    @guarded
     async def renew(self, owner: str, session_ids: Sequence[int], lease: float) -> None:
         async with self._conn() as conn:
             await conn.execute(f"UPDATE sessions SET lease_until={NOW} + $2 WHERE lease_owner=$1"
                                " AND id = ANY($3::bigint[])", owner, lease, list(session_ids))  # fmt: skip
 
-    @_guarded
+    @guarded
     async def release(self, owner: str, session_ids: Sequence[int] | None = None) -> None:
         async with self._conn() as conn:
             if session_ids is None:
@@ -363,13 +309,13 @@ class PostgresStorage(Storage):
                                    " AND id = ANY($2::bigint[])", owner, list(session_ids))  # fmt: skip
 
     # --- moves, results, settings ---------------------------------------------------
-    @_guarded
+    @guarded
     async def moves(self, session_id: int) -> list[MoveRow]:
         async with self._conn() as conn:
             rows = await conn.fetch("SELECT * FROM moves WHERE session_id=$1 ORDER BY ply", session_id)
         return [move_of(r) for r in rows]
 
-    @_guarded
+    @guarded
     async def stats(self, user_id: str) -> list[dict[str, Any]]:
         return await self._rows(
             "SELECT game, COUNT(*) FILTER (WHERE result='win') AS wins, COUNT(*) FILTER (WHERE result='loss')"
@@ -378,7 +324,7 @@ class PostgresStorage(Storage):
             user_id,
         )
 
-    @_guarded
+    @guarded
     async def leaderboard(self, game: str | None, limit: int = 10) -> list[dict[str, Any]]:
         where = "WHERE game=$2" if game else ""
         params = (game,) if game else ()
@@ -392,12 +338,12 @@ class PostgresStorage(Storage):
             *params,
         )
 
-    @_guarded
+    @guarded
     async def setting(self, channel: str, key: str) -> str | None:
         async with self._conn() as conn:
             return await conn.fetchval("SELECT value FROM channel_settings WHERE channel=$1 AND key=$2", channel, key)
 
-    @_guarded
+    @guarded
     async def set_setting(self, channel: str, key: str, value: str) -> None:
         async with self._conn() as conn:
             await conn.execute(
