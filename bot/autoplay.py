@@ -8,9 +8,9 @@ larger one a bot plays their seat until they come back.
 
 Several processes may share the database: each piece of background work (a passed
 deadline, a bot to move) is claimed by one live process, which holds a lease on the
-session (renewed every `lease / 3` seconds while it works) and lets go when done. A
-process that dies stops renewing; the others look for work every `lease / 3` seconds
-and take it over once the lease has run out. Whatever runs twice all the same (a
+session and lets go when done. Every `lease / 3` seconds each process claims the work
+nobody holds, and again what it holds itself, which renews its leases; a process that
+dies stops renewing, and the others take its work over once the lease has run out. Whatever runs twice all the same (a
 lease lost to a slow process) commits once: the session's version says so.
 
 Nothing here may stop for good: the host has no one to report to but the log. A
@@ -81,8 +81,6 @@ class Autoplay:
                 session.bot_turn = bot_to_move(self.core.game_of(session), session)  # rows older than the column
                 self.changed(session)
         self.spawn(self._timer_loop())
-        if self.core.store.shared:
-            self.spawn(self._renew_leases())
 
     async def stop(self) -> None:
         tasks = [*self._tasks, *self.thinking.values()]
@@ -100,15 +98,6 @@ class Autoplay:
     def held(self) -> set[int]:
         """The sessions this process holds a lease on."""
         return {*self.thinking, *self._retry, *self._expiring}
-
-    async def _renew_leases(self) -> None:
-        while True:
-            await asyncio.sleep(self.lease / 3)
-            if held := self.held:
-                try:
-                    await self.core.store.renew(self.owner, sorted(held), self.lease)
-                except Exception as error:
-                    log.warning("renewing leases failed (%s); trying again in %g s", error, self.lease / 3)
 
     def spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
         task = asyncio.ensure_future(coro)

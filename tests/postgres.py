@@ -69,6 +69,13 @@ async def scalar(store: Storage, sql: str, *params: Any) -> Any:
     return None if row is None else row[0]
 
 
+async def database_clock(store: Storage) -> float:
+    """The clock leases run on: the database's, in seconds since 1970."""
+    from bot.storage import postgres, sqlite
+
+    return await scalar(store, f"SELECT {postgres.NOW if hasattr(store, 'pool') else sqlite.NOW}")
+
+
 class Proxy:
     """A TCP proxy to the server: `cut()` drops every connection and refuses new ones (the
     server is gone, as far as the client can tell), `restore()` lets them through again."""

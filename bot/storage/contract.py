@@ -18,8 +18,8 @@ database) implement all of them with the same guarantees:
 Several processes: `exclusive(channel)` runs one command of a channel at a time
 across every process sharing the database, and background work (a passed deadline,
 a bot to move) is claimed with a lease on the session row (`claim`, `claim_session`,
-`renew`, `release`): one live process holds it; a process that dies stops renewing
-and another takes the work over when the lease runs out. Leases run on the database's
+`release`): one live process holds it; claiming it again renews the lease, so a process
+that dies stops renewing and another takes the work over when the lease runs out. Leases run on the database's
 clock; deadlines on the host's (tests move it).
 
 Adding a table: a migration appended to `MIGRATIONS` (SQL for each database), the
@@ -102,15 +102,13 @@ class Storage(ABC):
                     platforms: Sequence[str] | None = None) -> list[Session]:  # fmt: skip
         """Sessions with work to do (a deadline passed by `now`, a bot to move) that no other
         live process holds, in channels of `platforms` ("discord", ...; None: all): each now
-        held by `owner` for `lease` seconds, the passed deadlines first."""
+        held by `owner` for `lease` seconds from now (for those it held already: renewed), the
+        passed deadlines first."""
 
     @abstractmethod
     async def claim_session(self, session_id: int, owner: str, lease: float) -> bool:
-        """Hold `session_id` for `lease` seconds, unless another live process holds it."""
-
-    @abstractmethod
-    async def renew(self, owner: str, session_ids: Sequence[int], lease: float) -> None:
-        """Extend `owner`'s leases on `session_ids` (those it still holds) to `lease` from now."""
+        """Hold `session_id` for `lease` seconds from now (renewed if `owner` held it), unless
+        another live process holds it."""
 
     @abstractmethod
     async def release(self, owner: str, session_ids: Sequence[int] | None = None) -> None:

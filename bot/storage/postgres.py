@@ -9,8 +9,8 @@ order, with nothing home-made:
   through that same connection (no second connection is needed while it waits). A
   process that dies drops its connection and the server frees the lock at once.
 - background work is claimed by `UPDATE ... WHERE id IN (SELECT ... FOR UPDATE SKIP
-  LOCKED)`, setting a lease (owner, until) on the database's clock; a process that dies
-  stops renewing and the work is free again when the lease runs out.
+  LOCKED)`, setting a lease (owner, until) on the database's clock, renewed by each claim;
+  a process that dies stops claiming and the work is free again when the lease runs out.
 - the schema is migrated inside a transaction that holds an advisory lock, after
   reading the version again, so processes starting together migrate once.
 
@@ -291,12 +291,6 @@ class PostgresStorage(Storage):
                 owner, lease, session_id,
             )
         return status == "UPDATE 1"
-
-    @guarded
-    async def renew(self, owner: str, session_ids: Sequence[int], lease: float) -> None:
-        async with self._conn() as conn:
-            await conn.execute(f"UPDATE sessions SET lease_until={NOW} + $2 WHERE lease_owner=$1"
-                               " AND id = ANY($3::bigint[])", owner, lease, list(session_ids))  # fmt: skip
 
     @guarded
     async def release(self, owner: str, session_ids: Sequence[int] | None = None) -> None:

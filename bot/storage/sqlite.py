@@ -276,14 +276,6 @@ class SQLiteStorage(Storage):
             return cursor.rowcount == 1
 
     @_guarded
-    async def renew(self, owner: str, session_ids: Sequence[int], lease: float) -> None:
-        async with self._lock:
-            await self.db.executemany(
-                f"UPDATE sessions SET lease_until={NOW} + ? WHERE id=? AND lease_owner=?",
-                [(lease, i, owner) for i in session_ids],
-            )
-
-    @_guarded
     async def release(self, owner: str, session_ids: Sequence[int] | None = None) -> None:
         async with self._lock:
             if session_ids is None:

@@ -15,6 +15,7 @@ from bot.storage.contract import Storage as Contract
 from bot.storage.postgres import PostgresStorage
 from bot.storage.sqlite import SQLiteStorage
 from tests.conftest import BOTH
+from tests.postgres import database_clock, scalar
 
 BACKENDS = BOTH
 NOW = 1_700_000_000.0
@@ -122,19 +123,34 @@ async def test_work_is_held_by_one_owner_until_released(store: Storage) -> None:
     assert [s.id for s in await store.claim(NOW, "B", 60)] == [over.id, lobby.id, bot.id]
 
 
-async def test_a_lease_runs_out_unless_renewed(store: Storage) -> None:
+async def past_the_lease_of(store: Storage, *sessions: Session) -> None:
+    """Wait until the database's clock is past the leases `sessions` have now."""
+    until = max([await scalar(store, "SELECT lease_until FROM sessions WHERE id=?", s.id) for s in sessions])
+    async with asyncio.timeout(30):  # only turns a hang into a failure
+        while await database_clock(store) <= until:
+            await asyncio.sleep(0.05)
+
+
+async def test_a_lease_runs_out_unless_claimed_again(store: Storage) -> None:
     kept = await store.create(a_session("c:kept", SessionStatus.PLAYING, bot_turn=True))
     lost = await store.create(a_session("c:lost", SessionStatus.PLAYING, bot_turn=True))
-    assert await store.claim_session(kept.id or 0, "A", 60)
+    assert await store.claim_session(kept.id or 0, "A", 0.5)
     assert await store.claim_session(lost.id or 0, "A", 0.5)
-    # A keeps renewing `kept` only: `lost` runs out (on the database's clock) and B takes it.
-    await store.renew("A", [kept.id or 0], 60)
-    async with asyncio.timeout(30):  # only turns a hang into a failure
-        while not (got := await store.claim(NOW, "B", 60)):
+    await past_the_lease_of(store, lost)
+    assert await store.claim_session(kept.id or 0, "A", 60)  # A still works on `kept`: its lease renewed
+    assert [s.id for s in await store.claim(NOW, "B", 60)] == [lost.id]  # `lost` ran out: B takes it
+    assert not await store.claim_session(lost.id or 0, "A", 60)  # too late for A
+
+
+async def test_each_pass_of_claims_renews_what_the_process_holds(store: Storage) -> None:
+    bot = await store.create(a_session("c:bot", SessionStatus.PLAYING, bot_turn=True))
+    assert await store.claim_session(bot.id or 0, "A", 0.5)  # A's bot starts thinking
+    first = await scalar(store, "SELECT lease_until FROM sessions WHERE id=?", bot.id)
+    assert [s.id for s in await store.claim(NOW, "A", 60)] == [bot.id]  # A's next pass
+    async with asyncio.timeout(30):
+        while await database_clock(store) <= first:
             await asyncio.sleep(0.05)
-    assert [s.id for s in got] == [lost.id]
-    await store.renew("A", [lost.id or 0], 60)  # too late: B holds it now
-    assert not await store.claim_session(lost.id or 0, "A", 60)
+    assert await store.claim(NOW, "B", 60) == []  # past the first lease, A holds it all the same
 
 
 async def test_a_process_claims_work_only_in_channels_of_its_platforms(store: Storage) -> None:
