@@ -25,7 +25,12 @@ clock; deadlines on the host's (tests move it).
 Adding a table: a migration appended to `MIGRATIONS` (SQL for each database), the
 methods here as abstract methods, and each backend's implementation (the ABC refuses
 to build a backend that misses one); `tests/bot/test_storage_contract.py` runs the
-contract against both.
+contract against both. Rows that must be written with a move (results today; replies
+to deliver, ratings) go in `Change`, which `save` writes in the move's transaction.
+Rows that one live process must take on (replies to deliver) get the same two columns
+as sessions, `lease_owner` and `lease_until`, and a claim like `claim`: an UPDATE of the
+rows `SELECT ... FOR UPDATE SKIP LOCKED` picked among those free, theirs, or whose lease
+ran out (the database's clock: `NOW` in each backend).
 """
 
 from __future__ import annotations
