@@ -88,6 +88,7 @@ class HostProcess:
         self.pending: dict[int, asyncio.Future[list[dict[str, Any]]]] = {}
         self.delivered: list[tuple[str, list[str]]] = []
         self.ready: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self.killed_at = 0.0
         self.reading = asyncio.ensure_future(self._read())
 
     @classmethod
@@ -137,6 +138,7 @@ class HostProcess:
         return sum(words in text for where, texts in self.delivered if where == channel for text in texts)
 
     async def kill(self) -> None:
+        self.killed_at = asyncio.get_running_loop().time()
         self.process.send_signal(signal.SIGKILL)
         await self.process.wait()
         await self.reading
@@ -154,7 +156,7 @@ def first_text(replies: list[dict[str, Any]] | BaseException) -> str:
     return replies[0]["text"] if isinstance(replies, list) and replies else ""
 
 
-LEASE = 3.0  # seconds: how long the dead process's bot turn stays held
+LEASE = 4.0  # seconds: how long the dead process's bot turn stays held
 GAMES = [f"console:game-{n}" for n in range(4)]
 SOLOS = [f"console:solo-{n}" for n in range(2)]
 LOBBIES = [f"console:lobby-{n}" for n in range(2)]
@@ -178,6 +180,9 @@ async def test_two_host_processes_one_killed_mid_run(database: str, tmp_path: Pa
             assert [m.move for m in await store.moves(session.id)] == sent[game] and session.ply == MOVES
         # The dead process's bot turns: played by the survivor, once, when its lease ran out.
         await until(lambda: all(b.said(solo, "Carol, your move.") for solo in SOLOS), timeout=60)
+        handover = asyncio.get_running_loop().time() - a.killed_at
+        assert handover < 30, f"the survivor took {handover:.1f} s to take the dead one's work over"
+        print(f"handed over {handover:.1f} s after the kill (lease {LEASE:g} s)")
         for solo in SOLOS:
             moves = await store.moves((await store.latest(solo)).id)
             assert [m.by_ai for m in moves] == [False, True], moves
