@@ -299,3 +299,20 @@ async def test_the_server_gone_mid_game_gets_a_clear_line_and_the_game_goes_on_w
     finally:
         await proxy.cut()
         await close_table(table)
+
+
+@pytest.mark.backends("postgres")
+async def test_database_url_chooses_postgresql(tmp_path: Path, database: str) -> None:
+    """`DATABASE_URL` is the usual way to hand a process its database (GAMEHOST_DB and --db too)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("GAMEHOST_DB",)}
+    env.update(DATABASE_URL=database, GAMEHOST_AI_WORKERS="0", GAMEHOST_IMAGES=str(tmp_path))
+    done = await asyncio.to_thread(
+        subprocess.run, [sys.executable, "-m", "bot.main"], input="/nim start 3 4\n", capture_output=True,
+        text=True, env=env, cwd=Path(__file__).parents[2], timeout=120,
+    )  # fmt: skip
+    assert "opened a table for Nim" in done.stdout, done.stdout + done.stderr
+    store = await open_storage(database)
+    try:
+        assert (await store.active("console:main")).game == "nim"  # in PostgreSQL, not in a file
+    finally:
+        await store.close()
