@@ -15,7 +15,7 @@ from discord.gateway import DiscordWebSocket
 from bot.adapters.discord import DiscordBot
 from bot.ai import AIRunner
 from bot.host import Host
-from bot.store import Store
+from bot.storage import Storage, open_storage
 from tests.discord.fake import TOKEN, FakeDiscord, Interaction, Message, Person
 
 
@@ -24,7 +24,7 @@ class Bot:
     """One run of the bot process: store, AI, host and Discord client."""
 
     fake: FakeDiscord
-    store: Store
+    store: Storage
     ai: AIRunner
     host: Host
     discord: DiscordBot
@@ -38,14 +38,14 @@ class Bot:
 
 async def start_bot(
     fake: FakeDiscord,
-    db: Path,
+    db: Path | str,
     *,
     ai: AIRunner | None = None,
     guilds: Sequence[int] | None = None,
     shard_count: int | None = None,
     shard_ids: Sequence[int] | None = None,
 ) -> Bot:
-    store = await Store.open(str(db))
+    store = await open_storage(str(db))
     ai = ai or AIRunner(0)
     host = Host(store, ai)
     bot = DiscordBot(host, TOKEN, guilds=fake.guild_ids if guilds is None else guilds, api=fake.api,
@@ -78,8 +78,8 @@ async def fake() -> AsyncIterator[FakeDiscord]:
 
 
 @pytest.fixture
-async def bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Bot]:
-    running = await start_bot(fake, tmp_path / "games.db")
+async def bot(fake: FakeDiscord, database: Path | str) -> AsyncIterator[Bot]:
+    running = await start_bot(fake, database)  # SQLite, or PostgreSQL where a module says BACKENDS = BOTH
     yield running
     await running.stop()
 

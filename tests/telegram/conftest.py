@@ -32,12 +32,12 @@ class World:
         await self.api.stop()
 
 
-async def make_world(tmp_path: Path, clock: Clock, **options: Any) -> World:
+async def make_world(tmp_path: Path, clock: Clock, db: Path | str | None = None, **options: Any) -> World:
     api = BotAPI()
     await api.start()
     api.group(GROUP)
     people = api.person(101, "Alice", "alice"), api.person(102, "Bob", "bob"), api.person(103, "Carol")
-    table = await open_table(tmp_path / "games.db", clock)
+    table = await open_table(db or tmp_path / "games.db", clock)
     options = {"poll_timeout": 5.0, "group_rate": 0, **options}
     tg = Telegram(table.host, TelegramOptions(TOKEN, api_url=api.url, **options))
     await tg.start()
@@ -45,8 +45,8 @@ async def make_world(tmp_path: Path, clock: Clock, **options: Any) -> World:
 
 
 @pytest.fixture
-async def world(tmp_path: Path, clock: Clock) -> AsyncIterator[World]:
-    w = await make_world(tmp_path, clock)
+async def world(tmp_path: Path, clock: Clock, database: Path | str) -> AsyncIterator[World]:
+    w = await make_world(tmp_path, clock, database)  # SQLite, or PostgreSQL where a module says BACKENDS = BOTH
     yield w
     await w.stop()
 
