@@ -8,11 +8,13 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import aiosqlite
 import pytest
 
 from bot.ratings import Entry, Ladder, Played
 from bot.session import Change, Result, Seat, Session, SessionStatus
-from bot.storage import PLACE, Storage, Throttle, open_storage
+from bot.storage import MIGRATIONS, PLACE, Storage, Throttle, open_storage
+from bot.storage.migrations import statements
 from tests.conftest import BOTH
 from tests.postgres import rows
 
@@ -150,3 +152,24 @@ async def test_wrong_codes_typed_at_once_in_several_processes_are_all_counted(da
         for s in stores:
             await s.close()
     assert sorted(t.wait > 0 for t in tried) == [False, False, True, True]  # two guesses allowed, then a wait
+
+
+@pytest.mark.backends("sqlite")
+async def test_a_file_the_ratings_release_wrote_gains_the_leases_and_keeps_its_ratings(tmp_path: Path) -> None:
+    """The ratings shipped as migration 3 on SQLite before the leases: a file at version 3 has
+    the ratings' tables, and opening it adds the leases (4) and keeps what was rated."""
+    path = tmp_path / "from-the-ratings-release.db"
+    async with aiosqlite.connect(path, isolation_level=None) as db:
+        for migration in MIGRATIONS[:3]:
+            for statement in statements(migration.sqlite):
+                await db.execute(statement)
+        await db.execute("INSERT INTO ratings (game, player, mu, sigma) VALUES ('nim', 'u:a', 30.0, 5.0)")
+        await db.execute("PRAGMA user_version=3")
+    store = await open_storage(str(path))
+    try:
+        assert await store.schema_version() == len(MIGRATIONS) == 4
+        assert (await store.skills("nim"))["u:a"].mu == 30.0
+        await finished(store, "c:1", [("u:a", 1, None), ("u:b", 2, None)], NOW)
+        assert (await store.skills("nim"))["u:a"].mu > 30.0 and await store.claim(NOW, "me", 60) == []
+    finally:
+        await store.close()

@@ -290,6 +290,7 @@ async def test_watch_mode_paced_on_the_clock_rated_and_cancelled_by_anyone(table
     assert "a move every 5 s" in started[0].text and started[0].image is not None
     await table.host.idle()
     assert table.delivered == []  # nothing before its time
+    assert await table.store.claim(table.clock(), table.host.autoplay.owner, 60) == []  # no work to take on yet
     table.clock.advance(4)
     await table.host.expire_due()
     await table.host.idle()
