@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import inspect
 import json
 import os
 import secrets
@@ -104,10 +105,10 @@ def make_host(store: Any, mode: str) -> Any:
     ai = AIRunner(None if mode == "full" else 0)
     if mode == "core":
         return Host(store, ai, draw=lambda game, view, ctx: b"")
-    try:
-        from bot.pictures import Pictures  # the process pool for pictures, where this version has it
-    except ImportError:
+    if "pictures" not in inspect.signature(Host).parameters:  # a version that draws in threads
         return Host(store, ai)
+    from bot.pictures import Pictures
+
     return Host(store, ai, pictures=Pictures(None))
 
 

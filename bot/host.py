@@ -28,7 +28,7 @@ from bot.autoplay import LEASE, Autoplay
 from bot.commands import Command, ParseError
 from bot.core import Core, Request, in_language, private
 from bot.i18n import Translator, t, translator
-from bot.languages import Languages
+from bot.languages import CHANNEL_KEY, Languages
 from bot.model import Event, Reply
 from bot.pictures import Pictures
 from bot.session import ChannelBusy, Conflict, Session, SessionStatus
@@ -254,8 +254,9 @@ class Host:
         """The replies to `command`, under the channel's lock."""
         reader = tr = self.languages.spoken(event)
         try:
-            tr, reader = await self.languages.arrived(event)
-            session = await self.store.active(event.channel)
+            # One read: the session and the channel's settings (its language), no cache to keep fresh.
+            session, settings = await self.store.enter(event.channel)
+            tr, reader = await self.languages.arrived(event, settings.get(CHANNEL_KEY))
             # A finished game's buttons (Rematch) belong to the channel's latest session.
             pressed_on = session or (await self.store.latest(event.channel) if button is not None else None)
             if button is not None and not _button_fresh(button, pressed_on):

@@ -179,6 +179,11 @@ class Storage(Ratings):
     async def active(self, channel: str) -> Session | None: ...
 
     @abstractmethod
+    async def enter(self, channel: str) -> tuple[Session | None, dict[str, str]]:
+        """What a command in `channel` starts from, in one read: its active session (as `active`)
+        and its settings (key -> value, as `setting`)."""
+
+    @abstractmethod
     async def latest(self, channel: str) -> Session | None:
         """The channel's active session, or else its most recent one."""
 
