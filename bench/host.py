@@ -17,9 +17,12 @@ and says go). For each configuration, in one run, side by side:
 - full load: pictures, and the AI thinking in every AI worker all the time.
 
 Each row says moves/s, the median and p99 time per move, the ratio to the bare write of the
-same configuration, the event loop's lag (how late a 5 ms timer fires: max and p99), the CPU
-the host process spent per move (and its helper processes: picture and AI workers), and the
-load average when it started (the machine may be shared). "two processes" runs two host
+same configuration, the event loop's lag (how late a 5 ms timer fires: max and p99; "busy": the
+largest part of a lag the loop's own work explains, the rest being time its thread waited for
+a core or the GIL), the CPU the host process spent per move (and its helper processes: picture
+and AI workers), the ceiling those allow on this machine's cores were they all ours (the
+database server's CPU not counted), and the load average when it started (the machine may be
+shared: with others' work on its cores, a process run with `nice` waits for them). "two processes" runs two host
 processes on one PostgreSQL database, each playing half of the channels.
 
 The targets are checked at the end; the exit status is 1 when one fails:
@@ -74,27 +77,31 @@ def cpu_of_children() -> float:
 
 
 class LagProbe:
-    """How late a `TICK` timer fires, for as long as it runs."""
+    """How late a `TICK` timer fires, for as long as it runs (`lags`); and how much of that the
+    loop's own work explains (`busy`: the loop thread's CPU time past the tick; the rest is time
+    the thread waited for a core or for the GIL)."""
 
     def __init__(self) -> None:
         self.lags: list[float] = []
+        self.busy: list[float] = []
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         async def probe() -> None:
             while True:
-                started = time.perf_counter()
+                started, cpu = time.perf_counter(), time.thread_time()
                 await asyncio.sleep(TICK)
-                self.lags.append(time.perf_counter() - started - TICK)
+                lag = time.perf_counter() - started - TICK
+                self.lags.append(lag)
+                self.busy.append(min(lag, max(0.0, time.thread_time() - cpu - TICK)))
 
         self._task = asyncio.ensure_future(probe())
 
-    async def stop(self) -> list[float]:
+    async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-        return self.lags
 
 
 def make_host(store: Any, mode: str) -> Any:
@@ -146,6 +153,8 @@ async def worker(spec: dict[str, Any]) -> dict[str, Any]:
         host = make_host(store, mode)
         if mode == "full":
             await host.ai.warm_up()
+        if hasattr(host, "pictures"):
+            await host.pictures.warm_up()
         for c in range(first, last):
             await host.handle(Event(f"bench:{c}", alice, f"/nim start {HEAPS}"))
             await host.handle(Event(f"bench:{c}", bob, "/join"))
@@ -179,12 +188,12 @@ async def worker(spec: dict[str, Any]) -> dict[str, Any]:
     await asyncio.gather(*(channel(c) for c in range(first, last)))
     wall = time.perf_counter() - started
     cpu, helpers = time.process_time() - cpu, cpu_of_children() - helpers
-    lags = await probe.stop()
+    await probe.stop()
     if load is not None:
         stop.set()
         await load
     await close()
-    return {"times": times, "wall": wall, "lags": lags, "cpu": cpu, "helpers": helpers}
+    return {"times": times, "wall": wall, "lags": probe.lags, "busy": probe.busy, "cpu": cpu, "helpers": helpers}
 
 
 async def bare_writer(db: str, postgres: bool, pool_size: int, times: list[float]) -> tuple[Any, Any]:
@@ -253,7 +262,8 @@ def run(db: str, mode: str, channels: int, moves: int, processes: int, pool: int
                 proc.kill()
     times = [t for r in results for t in r["times"]]
     return {"times": times, "rate": len(times) / max(r["wall"] for r in results), "load": load,
-            "lags": [lag for r in results for lag in r["lags"]], "cpu": sum(r["cpu"] for r in results) / len(times),
+            "lags": [lag for r in results for lag in r["lags"]], "busy": [b for r in results for b in r["busy"]],
+            "cpu": sum(r["cpu"] for r in results) / len(times),
             "helpers": sum(r["helpers"] for r in results) / len(times)}  # fmt: skip
 
 
@@ -265,9 +275,11 @@ def row(name: str, r: dict[str, Any], bare: dict[str, Any] | None) -> str:
         b = [t * 1000 for t in bare["times"]]
         ratio = f"{p50 / statistics.median(b):5.1f}x {p99 / percentile(b, 99):5.1f}x"
         r["ratios"] = (p50 / statistics.median(b), p99 / percentile(b, 99))
-    lags = [lag * 1000 for lag in r["lags"]]
+    lags, busy = [lag * 1000 for lag in r["lags"]], max(r["busy"], default=0.0) * 1000
+    ceiling = (os.cpu_count() or 1) / (r["cpu"] + r["helpers"])
     return (f"  {name:<14}{r['rate']:8.0f} {p50:9.2f} {p99:9.2f}   {ratio:<13} {max(lags, default=0):7.1f}"
-            f" {percentile(lags, 99):6.1f}  {r['cpu'] * 1000:6.2f} {r['helpers'] * 1000:6.2f}   {r['load']:5.2f}")
+            f" {percentile(lags, 99):6.1f} {busy:6.1f}  {r['cpu'] * 1000:6.2f} {r['helpers'] * 1000:6.2f}"
+            f" {ceiling:7.0f}   {r['load']:5.2f}")
 
 
 @contextlib.contextmanager
@@ -330,8 +342,9 @@ def main() -> int:
     print(f"Nim picture alone: {cost * 1000:.1f} ms CPU, {size / 1024:.1f} KB PNG; {os.cpu_count()} CPUs;"
           f" {args.channels} channels at once, {args.moves} moves each")  # fmt: skip
     print(f"  {'':<14}{'moves/s':>8} {'p50 ms':>9} {'p99 ms':>9}   {'vs bare':<13} {'lag max':>7} {'p99':>6}"
-          f"  {'cpu/move ms':>13}   {'load':>5}")  # fmt: skip
-    print(f"  {'':<14}{'':>8} {'':>9} {'':>9}   {'p50   p99':<13} {'ms':>7} {'ms':>6}  {'host':>6} {'helpers':>6}")
+          f" {'busy':>6}  {'cpu/move ms':>13} {'ceiling':>7}   {'load':>5}")  # fmt: skip
+    print(f"  {'':<14}{'':>8} {'':>9} {'':>9}   {'p50   p99':<13} {'ms':>7} {'ms':>6} {'ms':>6}  {'host':>6}"
+          f" {'helpers':>6} {'moves/s':>7}")  # fmt: skip
     figures: dict[str, dict[str, dict[str, Any]]] = {}
     configs: list[tuple[str, str, int]] = []
     with contextlib.ExitStack() as stack:
