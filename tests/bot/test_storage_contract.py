@@ -213,3 +213,27 @@ async def test_sqlite_commits_the_saves_that_arrive_together_in_one_transaction(
     await asyncio.gather(*(store.save(s, Change(move=MoveRow(0, 0, "1 1", False, {}, NOW))) for s in sessions))
     assert sum(batches) == 20 and len(batches) < 20, batches  # the first alone, the rest queued behind it
     assert [(await store.get(s.id or 0)).version for s in sessions] == [1] * 20
+
+
+@pytest.mark.backends("postgres")
+async def test_a_command_that_waited_for_the_channel_reads_what_the_one_before_it_wrote(store: Storage) -> None:
+    """The lock and the read are one round trip: the read must still come after the lock is
+    granted (a read in the same statement would see the database as it was before the wait)."""
+    created = await store.create(a_session("c:1", SessionStatus.PLAYING))
+    second_read = None
+
+    async def second() -> None:
+        nonlocal second_read
+        async with store.exclusive("c:1"):
+            second_read, _ = await store.enter("c:1")
+
+    async with store.exclusive("c:1"):
+        session, _ = await store.enter("c:1")
+        waiting = asyncio.ensure_future(second())
+        while not await scalar(store, "SELECT COUNT(*) FROM pg_locks WHERE locktype='advisory' AND NOT granted"):
+            await asyncio.sleep(0.01)  # until the second command waits for the lock, inside its read
+        session.state = {"heaps": [1, 1]}
+        await store.save(session, Change(move=MoveRow(0, 0, "1 2", False, {"heaps": [3, 4]}, NOW)))
+    await waiting
+    assert second_read is not None and second_read.version == 1 == created.version + 1
+    assert second_read.state == {"heaps": [1, 1]}
