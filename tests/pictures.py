@@ -7,6 +7,8 @@ import io
 
 from PIL import Image, ImageDraw
 
+PICTURE_SMALLEST = 120  # pixels: the narrowest side of any picture the bot draws (a hand is a strip)
+
 
 def png(width: int = 240, height: int = 160, text: str = "") -> bytes:
     """A small real PNG (with a mark on it, so it is not blank)."""

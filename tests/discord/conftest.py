@@ -17,6 +17,7 @@ from bot.ai import AIRunner
 from bot.host import Host
 from bot.store import Store
 from tests.discord.fake import TOKEN, FakeDiscord, Interaction, Message, Person
+from tests.pictures import PICTURE_SMALLEST, picture
 
 
 @dataclass
@@ -73,6 +74,10 @@ async def fake() -> AsyncIterator[FakeDiscord]:
     yield server
     await server.close()
     assert not server.unknown, f"the bot made requests the stand-in does not know: {server.unknown}"
+    assert not server.refused, f"Discord would have refused messages the bot sent: {server.refused}"
+    for name, data in server.uploads:  # every picture the bot sent decodes, is board-sized and not blank
+        if name.endswith(".png"):
+            picture(data, smallest=PICTURE_SMALLEST)
     late = {i.id: i.refused for i in server.interactions.values() if i.refused}
     assert not late, f"Discord refused calls about interactions: {late}"
 

@@ -11,6 +11,7 @@ import pytest
 
 from bot.adapters.telegram import Telegram, TelegramOptions
 from tests.conftest import Clock, Table, close_table, open_table
+from tests.pictures import PICTURE_SMALLEST, picture
 from tests.telegram.standin import TOKEN, BotAPI
 
 GROUP = -1001234
@@ -30,6 +31,9 @@ class World:
         await self.tg.stop()
         await close_table(self.table)
         await self.api.stop()
+        assert not self.api.broken_rules(), f"Telegram refused what the bot sent: {self.api.broken_rules()}"
+        for photo in self.api.photos():  # each decodes, is board-sized and not blank
+            picture(photo, smallest=PICTURE_SMALLEST)
 
 
 async def make_world(tmp_path: Path, clock: Clock, **options: Any) -> World:

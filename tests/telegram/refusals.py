@@ -46,6 +46,11 @@ REQUIRED = {
 }  # fmt: skip
 
 
+# A refusal that says the bot broke one of the rules above (not: the chat or message is gone).
+BROKE_A_RULE = re.compile(r"can't parse|too long|is empty|is required|BUTTON|markup|IMAGE_PROCESS|PHOTO_INVALID|"
+                          r"MESSAGE_TOO_LONG|RESULT|OFFSET|START_PARAM|parse_mode|Not Found|identifier|attached")
+
+
 class ApiError(Exception):
     def __init__(self, status: int, description: str) -> None:
         super().__init__(description)

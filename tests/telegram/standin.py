@@ -439,6 +439,15 @@ class BotAPI:
         return query_id
 
     # --- looking ------------------------------------------------------------------------
+    def broken_rules(self) -> list[str]:
+        """What the bot sent that Telegram refuses for breaking one of its rules."""
+        return [f"{c.method}: {c.description}" for c in self.calls
+                if c.status == 400 and refusals.BROKE_A_RULE.search(c.description)]  # fmt: skip
+
+    def photos(self) -> list[bytes]:
+        """Every photo Telegram took from the bot."""
+        return [c.photo for c in self.calls if c.status == 200 and c.photo is not None]
+
     async def wait(self, found: Callable[[], T | None], timeout: float = 20.0) -> T:
         """Wait until `found()` gives something (re-checked after every call the bot makes)."""
         async with self._changed:
