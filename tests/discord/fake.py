@@ -203,6 +203,7 @@ class FakeDiscord:
         self.acks: list[float] = []
         self.unknown: list[str] = []  # requests the stand-in does not know (a test fails on any)
         self.requests: list[tuple[str, str]] = []
+        self.watchers: list[Callable[[Message], None]] = []  # called with each message as it is posted or edited
         self.uploads: list[tuple[str, bytes]] = []  # (file name, bytes) of every file the bot uploaded
         self.refused: list[str] = []  # messages refused as Discord refuses them (400)
         self.limits: list[RateLimit] = []
@@ -542,7 +543,7 @@ class FakeDiscord:
             if problem := message_problem(payload, files, new=False, kept=message.attachment_ids):
                 return self._refuse(problem)
             _edit(message, payload, files)
-            self.uploads += files.values()
+            self._seen(message, files)
             return _json(message.payload())
         if method == "DELETE":
             message.deleted = True
@@ -598,7 +599,7 @@ class FakeDiscord:
             if original is not None and original.loading and not original.deleted:
                 # Discord: the first follow-up after a deferred "thinking…" replaces it, keeping its flags.
                 _edit(original, payload, files)
-                self.uploads += files.values()
+                self._seen(original, files)
                 return _json(original.payload())
             message = self._store(interaction.channel_id, payload, files, interaction=interaction)
             interaction.followups.append(message)
@@ -615,11 +616,16 @@ class FakeDiscord:
         self.unknown.append(f"{method} {path}")
         return _error(404, 0, f"404: the stand-in does not know {method} {path}")
 
+    def _seen(self, message: Message, files: dict[str, tuple[str, bytes]]) -> None:
+        self.uploads += files.values()
+        for watch in self.watchers:  # a test looks at the world as the message arrives
+            watch(message)
+
     def _store(self, channel: int, payload: dict[str, Any], files: dict[str, tuple[str, bytes]],
                interaction: Interaction | None = None) -> Message:  # fmt: skip
         message = Message(self.snowflake(), channel, interaction=interaction)
         _edit(message, payload, files, edit=False)
-        self.uploads += files.values()
+        self._seen(message, files)
         self.messages[message.id] = message
         return message
 

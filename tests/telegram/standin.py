@@ -104,6 +104,7 @@ class BotAPI:
         self.menus: dict[str, dict[str, str]] = {}  # language code ("" for everyone) -> command -> description
         self.admins: set[tuple[int, int]] = set()
         self.faults: list[Fault] = []
+        self.watchers: list[Callable[[Call], None]] = []  # called with each request as it arrives
         self.flood: dict[Any, tuple[float, set[str]]] = {}  # chat (or "bot") -> until when, for which methods
         self.early: list[Call] = []
         self.queries: set[str] = set()  # callback and inline queries sent to the bot
@@ -144,6 +145,8 @@ class BotAPI:
         method = request.match_info["method"]
         params, files = await _read_body(request)
         call = Call(method, params, files)
+        for watch in self.watchers:  # a test looks at the world as the request arrives
+            watch(call)
         if (waiting := self._flood_wait(call)) is not None:
             self.early.append(call)
             return await self._refuse(call, 429, f"Too Many Requests: retry after {waiting}",
