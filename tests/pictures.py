@@ -4,8 +4,11 @@
 from __future__ import annotations
 
 import io
+import json
+from typing import Any
 
 from PIL import Image, ImageDraw
+from PIL.PngImagePlugin import PngInfo
 
 PICTURE_SMALLEST = 120  # pixels: the narrowest side of any picture the bot draws (a hand is a strip)
 
@@ -36,3 +39,20 @@ def picture(data: bytes | None, smallest: int = 200, largest: int = 4000) -> Ima
     counts = sorted((n for n, _ in small.getcolors(64 * 64) or []), reverse=True)
     assert len(counts) >= 2 and sum(counts[1:]) >= 40, f"a blank picture ({len(counts)} colours)"
     return decoded
+
+
+def drawn_with_its_view(game: str, view: Any, ctx: Any) -> bytes:
+    """A Host `draw` for tests: a real picture that carries, in a PNG text chunk, the view it was
+    drawn from and whose it is, so a test can read them from whatever a platform received."""
+    info = PngInfo()
+    info.add_text("gamehost-view", json.dumps({"game": game, "view": view, "viewer": ctx.viewer}))
+    image = Image.open(io.BytesIO(png(320, 240, text=game)))
+    out = io.BytesIO()
+    image.save(out, "PNG", pnginfo=info)
+    return out.getvalue()
+
+
+def view_of(data: bytes) -> dict[str, Any]:
+    """What `drawn_with_its_view` put in a picture."""
+    with Image.open(io.BytesIO(data)) as image:
+        return json.loads(image.text["gamehost-view"])  # type: ignore[attr-defined]

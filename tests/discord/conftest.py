@@ -7,6 +7,7 @@ import logging
 from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -45,10 +46,11 @@ async def start_bot(
     guilds: Sequence[int] | None = None,
     shard_count: int | None = None,
     shard_ids: Sequence[int] | None = None,
+    **host_options: Any,
 ) -> Bot:
     store = await Store.open(str(db))
     ai = ai or AIRunner(0)
-    host = Host(store, ai)
+    host = Host(store, ai, **host_options)
     bot = DiscordBot(host, TOKEN, guilds=fake.guild_ids if guilds is None else guilds, api=fake.api,
                      gateway=fake.gateway, shard_count=shard_count, shard_ids=shard_ids,
                      guild_ready_timeout=0.05)  # fmt: skip
