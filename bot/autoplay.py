@@ -93,6 +93,8 @@ class Autoplay:
         to_move = game.to_move(game.from_json(session.state))
         if to_move is None or not session.seats[to_move].played_by_ai:
             return
+        if session.watched and session.deadline is not None:
+            return  # a watched game's bot moves when its deadline comes (`_expire`)
         session_id = session.id or 0
         if session_id in self.thinking:
             self._recheck.add(session_id)  # the running task looks again before it ends
@@ -141,8 +143,8 @@ class Autoplay:
             game = core.game_of(session)
             state = game.from_json(session.state)
             seat = game.to_move(state)
-            if seat is None or not session.seats[seat].played_by_ai:
-                break
+            if seat is None or not session.seats[seat].played_by_ai or (session.watched and session.deadline):
+                break  # a person's turn, or a watched game's next move is not due yet
             chosen = await self._ai_move(game, session, state, seat)
             async with core.locks[session.channel]:
                 current = await core.store.get(session_id)
@@ -151,7 +153,7 @@ class Autoplay:
                 lines += await play.apply(core, current, seat, chosen, by_ai=True)
                 next_seat = game.to_move(game.from_json(current.state)) \
                     if current.status == SessionStatus.PLAYING else None  # fmt: skip
-                if next_seat is None or not current.seats[next_seat].played_by_ai:
+                if next_seat is None or not current.seats[next_seat].played_by_ai or current.watched:
                     await self.deliver(current.channel, await self._after_move(current, lines))
                     lines = []
         if lines and session is not None:
@@ -246,7 +248,7 @@ class Autoplay:
             await core.commit(session)
             return [Reply(tr(t("host.lobby_expired", game=title(game))))]
         seat = game.to_move(game.from_json(session.state))
-        if seat is None:
+        if seat is None or session.watched:  # (watched: the bot's move is due; committing starts it)
             session.deadline = None
             await core.commit(session)
             return []

@@ -27,6 +27,7 @@ class Settings(BaseSettings):
     name: str = Field("alice", description="who types first in the console bot")
     log_level: str = Field("WARNING", description="DEBUG, INFO, WARNING or ERROR")
     start_attempts: int = Field(8, ge=1, description="tries to reach a platform at start (1 s, 2 s, 4 s … apart)")
+    rebuild_ratings: bool = Field(False, description="rebuild every rating from the results table, then exit")
 
     # Telegram: on when a token is set (TELEGRAM_TOKEN or GAMEHOST_TELEGRAM_TOKEN).
     telegram_token: str | None = Field(

@@ -8,6 +8,7 @@ tells background play (AI turns, timers) that a session changed.
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import secrets
 from collections import defaultdict
@@ -15,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from bot import ladder
 from bot.ai import AIRunner
 from bot.commands import Command
 from bot.i18n import LANGUAGES, Translator, t, translator
@@ -25,6 +27,7 @@ from bot.store import Store
 from engines.base import Game, Msg, Refusal
 from render.base import RenderContext
 
+log = logging.getLogger(__name__)
 Draw = Callable[[str, Any, RenderContext], bytes]
 WORD = re.compile(r"[^\W_]{1,32}")  # a title that may be typed as a command word: letters, no space
 
@@ -50,9 +53,16 @@ class Core:
         self.game_words = game_words(self.games)
 
     async def commit(self, session: Session, change: Change | None = None) -> None:
-        """Save the session (and `change`) in one transaction, then tell background play."""
+        """Save the session (and `change`) in one transaction, then tell background play. A game
+        that ended is rated (a failure there is logged: the ratings are rebuilt from the results,
+        and a game left unrated is rated when the host starts again)."""
         session.updated_at = self.clock()
         await self.store.save(session, change)
+        if change is not None and change.results:
+            try:
+                await ladder.record(self.store, session.id or 0)
+            except Exception:
+                log.exception("rating session %s failed", session.id)
         self.changed(session)
 
     async def create(self, r: Request, game: Game, options: dict[str, Any], seats: list[Seat],
@@ -64,7 +74,10 @@ class Core:
             seed=secrets.randbits(62), seats=seats, starter=r.user.id, turn_seconds=turn_seconds, created_at=now,
             updated_at=now, deadline=now + self.lobby_seconds,
         )  # fmt: skip
-        return await self.store.create(session)
+        created = await self.store.create(session)
+        if r.event.place is not None:  # where "here" leaderboards count the channel's games
+            await self.store.set_setting(r.event.channel, ladder.PLACE, r.event.place)
+        return created
 
     def game_of(self, session: Session) -> Game:
         return self.games[session.game]

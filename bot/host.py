@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import engines
-from bot import clean, info, play, table
+from bot import clean, info, ladder, play, table
 from bot.ai import AIRunner
 from bot.autoplay import Autoplay
 from bot.commands import Command, ParseError
@@ -108,6 +108,7 @@ class Host:
     async def start(self) -> None:
         """Resume: every AI turn that was pending, and the timers."""
         self.autoplay.spawn(self.ai.warm_up())
+        await ladder.catch_up(self.store)  # games that ended but were not rated (stopped in between)
         await self.autoplay.start()
 
     async def stop(self) -> None:
@@ -288,7 +289,9 @@ def _read_button(button_id: str) -> tuple[int, str, str] | None:
 def _button_fresh(button: tuple[int, str, str], session: Session | None) -> bool:
     """A button works on the session it was made for; a strict one (a move, an answer to an
     offer) only while that session is at the version it was made at."""
-    session_id, version, _ = button
+    session_id, version, command = button
+    if session_id == 0:  # a button of no session (a leaderboard's pages)
+        return command.split(" ")[0] in table.FREE_BUTTONS
     if session is None or session.id != session_id:
         return False
     return version == "*" or int(version) == session.version

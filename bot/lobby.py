@@ -182,7 +182,7 @@ async def cancel(core: Core, r: Request) -> list[Reply]:
     session = r.session
     if session is None:
         raise Refusal("host.no_game")
-    if not r.user.moderator:
+    if not r.user.moderator and not session.watched:  # bots playing each other: anyone may stop them
         if r.user.id != session.starter:
             raise Refusal("host.only_starter_cancel")
         if session.ply > 0:

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot import startup
+from bot import ladder, startup
 from bot.adapters.console import Console
 from bot.ai import AIRunner
 from bot.config import Settings, load
@@ -22,7 +22,21 @@ from bot.startup import StartFailed
 from bot.store import StorageUnavailable, Store
 
 
+async def rebuild_ratings(settings: Settings) -> None:
+    """`gamehost --rebuild-ratings`: every rating again from the results, in one transaction (a
+    running bot may stay up: its games wait for the transaction, then go on with the new ratings)."""
+    store = await Store.open(settings.db)
+    try:
+        games = await ladder.rebuild(store)
+    finally:
+        await store.close()
+    print(f"gamehost: rated {games} games again from the results in {settings.db}")
+
+
 async def run(settings: Settings) -> None:
+    if settings.rebuild_ratings:
+        await rebuild_ratings(settings)
+        return
     store = await Store.open(settings.db)
     ai = AIRunner(settings.ai_workers)
     host = Host(store, ai, turn_seconds=settings.turn_seconds, lobby_seconds=settings.lobby_seconds,

@@ -27,6 +27,9 @@ class Event:
     button: str | None = None  # a button's id, as the host made it
     mentions: Mapping[str, User] = field(default_factory=dict)  # mention token in `text` -> user
     locale: str | None = None  # the user's language as the platform says it ("zh-CN", "en"), if it does
+    # The place the channel belongs to, as "here" leaderboards count it: a Discord server; None: the
+    # channel itself (a Telegram group). Adapters prefix it like ids ("discord:guild:42", "console").
+    place: str | None = None
 
 
 @dataclass(frozen=True)

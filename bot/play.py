@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from bot import replies
+from bot import ratings, replies
 from bot.core import Core, Request, title, vs
 from bot.i18n import Translator, t
 from bot.model import Reply
@@ -64,29 +64,34 @@ async def apply(core: Core, session: Session, seat: int, chosen: Any, by_ai: boo
     change = Change(move=row)
     outcome = game.outcome(new)
     if outcome is not None:
-        finish(session, outcome, change)
+        finish(session, outcome, change, game.roles(new))
     else:
         set_deadline(core, session, new)
     await core.commit(session, change)
     return lines
 
 
-def finish(session: Session, outcome: Outcome, change: Change) -> None:
-    """End the game with `outcome`; every person's result goes into `change`."""
+def finish(session: Session, outcome: Outcome, change: Change, roles: tuple[str, ...] | None = None) -> None:
+    """End the game with `outcome`; every seat's result goes into `change`: a person's (also
+    when a bot played their seat after their time ran out), or the AI level's (`ai:<level>`),
+    with the seat's part in the game where it has parts (`roles`)."""
     session.status, session.deadline, session.offer, session.outcome = SessionStatus.FINISHED, None, None, outcome
     results = []
-    for seat in session.humans:
+    for seat in session.seats:
         result = "draw" if outcome.draw else "win" if outcome.ranks[seat.seat] == 1 else "loss"
         score = outcome.scores[seat.seat] if outcome.scores else None
-        results.append(Result(seat.seat, seat.user_id or "", seat.name, outcome.ranks[seat.seat], result, score))
+        player = seat.user_id or ratings.AI + (seat.ai_level or "")
+        results.append(Result(seat.seat, player, seat.name, outcome.ranks[seat.seat], result, score,
+                              roles[seat.seat] if roles else None))  # fmt: skip
     change.results = results
 
 
 def set_deadline(core: Core, session: Session, state: Any) -> None:
-    """The person to move has the session's time per move; a bot or a finished game has none."""
+    """The person to move has the session's time per move; a bot or a finished game has none,
+    except in a watched game, where the deadline is when the next bot moves."""
     seat = core.game_of(session).to_move(state)
-    waits_for_person = seat is not None and not session.seats[seat].played_by_ai
-    session.deadline = core.clock() + session.turn_seconds if waits_for_person else None
+    waits = seat is not None and (session.watched or not session.seats[seat].played_by_ai)
+    session.deadline = core.clock() + session.turn_seconds if waits else None
 
 
 async def resign(core: Core, r: Request) -> list[Reply]:
@@ -98,9 +103,10 @@ async def resign(core: Core, r: Request) -> list[Reply]:
 async def forfeit(core: Core, session: Session, seat: int, reason: Msg, tr: Translator) -> list[Reply]:
     """`seat` gives the game up (resigned, or ran out of time in a two-player game)."""
     game = core.game_of(session)
-    outcome = game.forfeit(game.from_json(session.state), len(session.seats), seat, reason)
+    state = game.from_json(session.state)
+    outcome = game.forfeit(state, len(session.seats), seat, reason)
     change = Change()
-    finish(session, outcome, change)
+    finish(session, outcome, change, game.roles(state))
     await core.commit(session, change)
     return await replies.after_move(core, session, tr, [])
 

@@ -162,7 +162,7 @@ def _result_lines(session: Session, outcome: Outcome, tr: Translator) -> list[st
 def _board_buttons(session: Session, tr: Translator, game: Game, state: Any,
                    to_move: int | None) -> tuple[Button, ...]:  # fmt: skip
     if session.status == SessionStatus.FINISHED:
-        return (button(tr, session, "host.button_rematch", "rematch"),)
+        return () if session.watched else (button(tr, session, "host.button_rematch", "rematch"),)
     if session.status != SessionStatus.PLAYING:
         return ()
     buttons = []
@@ -171,7 +171,7 @@ def _board_buttons(session: Session, tr: Translator, game: Game, state: Any,
             buttons.append(Button(tr(label), f"{session.id}.{session.version}.move {move}", f"/move {move}"))
         if game.hint_level is not None:
             buttons.append(button(tr, session, "host.button_hint", "hint"))
-    if game.hidden_hands:
+    if game.hidden_hands and session.humans:
         buttons.append(button(tr, session, "host.button_hand", "hand"))
     return tuple(b for b in buttons if len(b.id.encode()) <= MAX_BUTTON_ID)
 

@@ -103,6 +103,11 @@ class Session:
     def humans(self) -> list[Seat]:
         return [s for s in self.seats if s.user_id is not None]
 
+    @property
+    def watched(self) -> bool:
+        """Bots in every seat (`/<game> watch`): paced one move every `turn_seconds`, for onlookers."""
+        return bool(self.seats) and all(s.user_id is None and s.ai_level is not None for s in self.seats)
+
 
 @dataclass(frozen=True)
 class MoveRow:
@@ -122,6 +127,7 @@ class Result:
     rank: int
     result: str  # win / loss / draw
     score: float | None = None
+    role: str | None = None  # the seat's part where the game gives parts (`Game.roles`)
 
 
 @dataclass

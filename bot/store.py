@@ -27,6 +27,7 @@ from typing import Any, ParamSpec, TypeVar
 
 import aiosqlite
 
+from bot import ratings_schema
 from bot.session import Change, ChannelBusy, Conflict, MoveRow, Offer, Seat, Session, SessionStatus
 from engines.base import Outcome
 
@@ -125,6 +126,8 @@ MIGRATIONS: list[str] = [
     """
     UPDATE channel_settings SET key='telegram.board' WHERE key='telegram_board';
     """,
+    # 3: ratings (bot/ladder.py) and linked accounts (bot/links.py); a result's part in the game.
+    ratings_schema.MIGRATION,
 ]
 
 
@@ -235,10 +238,10 @@ class Store:
                 )
             if change.results:
                 await self.db.executemany(
-                    "INSERT INTO results (session_id, seat, user_id, name, game, rank, result, score, at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO results (session_id, seat, user_id, name, game, rank, result, score, at, role)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [(session.id, r.seat, r.user_id, r.name, session.game, r.rank, r.result, r.score,
-                      session.updated_at) for r in change.results],
+                      session.updated_at, r.role) for r in change.results],
                 )  # fmt: skip
         session.version += 1
         session.saved_seats = [replace(seat) for seat in session.seats]

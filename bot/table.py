@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 
-from bot import info, lobby, offers, play
+from bot import info, links, lobby, offers, play, standing, watch
 from bot.commands import Command, ParseError
 from bot.commands import parse as parse_words
 from bot.core import Core, Request
@@ -58,14 +58,16 @@ class Spec:
 
 PLAYING, LOBBY = SessionStatus.PLAYING, SessionStatus.LOBBY
 GAME = Arg("game", "game")
+SCOPE = Arg("scope", "choice", choices=("here", "global"))
 
 # Actions of one game: /nim start 3 4 5, /gomoku challenge @bob, /ddz solo hard.
 GAME_ACTIONS: dict[str, Spec] = {spec.name: spec for spec in (
     Spec("start", lobby.start),
     Spec("challenge", lobby.challenge, (Arg("user", "user", required=True),)),
     Spec("solo", lobby.solo, (Arg("level"),)),
+    Spec("watch", watch.watch, (Arg("level"),)),
     Spec("rules", info.rules),
-    Spec("leaderboard", info.leaderboard),
+    Spec("leaderboard", standing.leaderboard, (SCOPE,)),
 )}  # fmt: skip
 
 
@@ -94,8 +96,10 @@ HOST_COMMANDS: dict[str, Spec] = {spec.name: spec for spec in (
     Spec("replay", info.replay_at, (Arg("move", "number", high=100_000),)),
     Spec("rules", info.rules, (GAME,)),
     Spec("games", info.games),
-    Spec("stats", info.stats, (Arg("user", "user"),)),
-    Spec("leaderboard", info.leaderboard, (GAME,)),
+    Spec("stats", standing.stats, (Arg("user", "user"),)),
+    Spec("leaderboard", standing.leaderboard, (GAME, SCOPE)),
+    Spec("link", links.link, (Arg("code"),)),
+    Spec("unlink", links.unlink),
     Spec("hints", info.hints, (Arg("state", "choice", required=True, choices=("on", "off")),), moderator=True),
     Spec("lang", info.lang, (Arg("language", "choice", required=True, choices=LANGUAGES),), moderator=True),
     Spec("help", _help),
@@ -112,13 +116,17 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "cancel": ("取消",), "rematch": ("再来一局", "再来"), "board": ("棋盘", "牌桌", "局面"),
         "hint": ("提示",), "hand": ("手牌",), "record": ("棋谱", "记录"), "replay": ("复盘",),
         "games": ("游戏",), "stats": ("战绩",), "hints": ("提示开关",), "lang": ("语言",),
-        "help": ("帮助",),
+        "help": ("帮助",), "watch": ("观战", "观看"), "link": ("绑定", "关联"), "unlink": ("解绑", "解除绑定"),
         # the games' own words
         "take": ("取",), "bid": ("叫分",), "pass": ("过", "不要", "要不起", "不叫", "不抢"),
         "call": ("叫地主", "抢地主"), "play": ("出", "出牌"), "jump": ("跳",), "moves": ("走法",),
         "path": ("路线", "路径"),
     },
 }  # fmt: skip
+
+# Commands a button of no session may stand for (a leaderboard's pages): they only look things up.
+FREE_BUTTONS = frozenset({"leaderboard"})
+
 
 def _words(names: Collection[str]) -> dict[str, str]:
     """Every word of `names` in every language -> the command it stands for."""

@@ -312,6 +312,12 @@ class Game(ABC, Generic[S, M]):
         and everyone else shares first place. Games with sides or rankings override this."""
         return Outcome(tuple(seats if s == seat else 1 for s in range(seats)), reason)
 
+    def roles(self, state: S) -> tuple[str, ...] | None:
+        """Each seat's role where the game gives seats unequal parts (Dou Dizhu: one landlord,
+        two farmers), else None. Ratings compare the sides by their average and learn each
+        role's own edge, so whoever is dealt the harder part is not marked down for it."""
+        return None
+
     @abstractmethod
     def move_text(self, state: S, move: M) -> str:
         """The move in the game's notation, as `parse_move` reads it back in `state`."""

@@ -88,7 +88,7 @@ class Console:
                 self.write(tr(t("console.now", name=name)))
             return True
         mentions = {token: console_user(token[1:]) for token in re.findall(r"@[\w.-]{1,32}", line)}
-        await self.host.handle(Event(CHANNEL, self.user, line, mentions=mentions), self.show)
+        await self.host.handle(Event(CHANNEL, self.user, line, mentions=mentions, place=CONSOLE), self.show)
         return True
 
     async def deliver(self, channel: str, replies: list[Reply]) -> None:

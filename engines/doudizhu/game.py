@@ -261,6 +261,12 @@ class DouDizhu(Game[State, Move]):
         scores = tuple(-2 * stake if s == seat else stake for s in range(SEATS))
         return Outcome(tuple(SEATS if s == seat else 1 for s in range(SEATS)), reason, scores)
 
+    def roles(self, state: State) -> tuple[str, ...] | None:
+        """The landlord and the two farmers, once the bidding has made a landlord."""
+        if state.landlord is None:
+            return None
+        return tuple("landlord" if s == state.landlord else "farmer" for s in range(SEATS))
+
     def move_text(self, state: State, move: Move) -> str:
         if move.kind == "bid":
             return f"bid {move.bid}"

@@ -74,9 +74,9 @@ async def test_a_whole_game_between_friends_is_recorded(table: Table) -> None:
     last = await table.say(ALICE, "/take 2 1")
     assert "🏆 Alice wins: took the last stone." in last[0].text
     assert [b.command for b in last[0].buttons] == ["/rematch"]
-    assert "Nim: 1 won, 0 lost" in await table.text(ALICE, "/stats")
-    assert "Nim: 0 won, 1 lost" in await table.text(ALICE, "/stats @bob", bob=BOB)
-    board = await table.text(CAROL, "/leaderboard nim")
+    assert "1 won · 0 lost" in await written(table, ALICE, "/stats")
+    assert "0 won · 1 lost" in await written(table, ALICE, "/stats @bob", bob=BOB)
+    board = await written(table, CAROL, "/leaderboard nim")
     assert board.index("Alice") < board.index("Bob")
     assert "3 moves" in await table.text(CAROL, "/record")
 
@@ -87,7 +87,7 @@ async def test_a_whole_game_against_the_ai(table: Table) -> None:
     await table.host.idle()
     assert "Bot (hard) took 1 stone from heap 1" in table.delivered[-1].text
     assert "Bot (hard) wins" in table.delivered[-1].text
-    assert "0 won, 1 lost" in await table.text(ALICE, "/stats")
+    assert "0 won · 1 lost" in await written(table, ALICE, "/stats")
 
 
 async def test_the_ai_moves_first_when_it_sits_first(table: Table) -> None:
@@ -179,7 +179,7 @@ async def test_resign_gives_the_win_to_the_other(table: Table) -> None:
     await nim_game(table)
     resigned = await table.say(BOB, "/resign")
     assert "Alice wins: Bob resigned" in resigned[0].text
-    assert "1 won" in await table.text(ALICE, "/stats")
+    assert "1 won" in await written(table, ALICE, "/stats")
 
 
 # --- cancel and rematch ---------------------------------------------------------------------------
@@ -374,3 +374,8 @@ async def test_the_rematch_button_of_a_finished_game_works(table: Table) -> None
     assert rematch.command == "/rematch"
     assert "Bob wants a rematch" in (await table.press(BOB, rematch.id))[0].text
     assert "out of date" in (await table.press(BOB, rematch.id))[0].text  # a new table is open now
+
+
+async def written(table: Table, user, text: str, **mentions) -> str:
+    """What the console shows of the answer: its text and the picture's text twin."""
+    return "\n".join(r.text_board or r.text for r in await table.say(user, text, **mentions))

@@ -44,17 +44,17 @@ async def test_a_whole_game_against_a_friend(tmp_path: Path) -> None:
     assert "alice opened a table for Nim." in text
     assert "Nim begins: alice vs bob." in text
     assert "🏆 alice wins: took the last stone." in text
-    assert "Nim: 1 won, 0 lost, 0 drawn" in text and "Nim: 0 won, 1 lost, 0 drawn" in text
+    assert "1 won · 0 lost · 0 drawn" in text and "0 won · 1 lost · 0 drawn" in text
     pictures = sorted(images.glob("*.png"))
-    assert len(pictures) == 4 and Image.open(pictures[-1]).width == 800
-    assert str(pictures[-1]) in text
+    assert len(pictures) == 6 and Image.open(pictures[3]).width == 800  # four boards, then two /stats cards
+    assert all(str(p) in text for p in pictures) and pictures[-1].name.endswith("-stats.png")
 
 
 async def test_a_whole_game_against_the_ai(tmp_path: Path) -> None:
     text, _ = await play(tmp_path, "/nim solo hard 2 2", "take 1 1", "take 2 1", "/stats")
     assert "Bot (hard) took 1 stone from heap 2." in text  # it mirrors: the winning reply
     assert "🏆 Bot (hard) wins: took the last stone." in text
-    assert "Nim: 0 won, 1 lost, 0 drawn" in text
+    assert "Nim: rating" in text and "0 won · 1 lost · 0 drawn" in text
 
 
 async def test_buttons_are_shown_as_the_commands_they_stand_for(tmp_path: Path) -> None:
@@ -121,7 +121,8 @@ async def test_dou_dizhu_one_person_and_two_bots_to_the_settlement(tmp_path: Pat
     assert "Dou Dizhu (斗地主) begins: alice vs Bot (easy) vs Bot (easy)." in text
     assert "🔒 only alice sees this:" in text
     assert "Points: alice " in text
-    assert re.search(r"Dou Dizhu \(斗地主\): [01] won, [01] lost, 0 drawn, [+-]\d+ points", text)
+    assert re.search(r"Dou Dizhu \(斗地主\): rating -?[\d.]+ \([+-][\d.]+\), [01] won · [01] lost · 0 drawn", text)
+    assert re.search(r"points [+-]\d+", text)
 
 
 async def test_dou_dizhu_three_people_at_one_keyboard(tmp_path: Path) -> None:
@@ -150,7 +151,7 @@ async def test_chinese_checkers_people_and_bots_play_to_the_end(tmp_path: Path, 
     text = await play_out(tmp_path, opening, dict(enumerate(names)), checkers_player)
     assert "Chinese Checkers begins:" in text
     assert "🏆" in text and "filled the goal point" in text.split("🏆")[-1].splitlines()[0]
-    assert re.search(r"Chinese Checkers: [01] won, [01] lost, 0 drawn", text.split("Results of alice:")[-1])
+    assert re.search(r"Chinese Checkers: rating .*[01] won · [01] lost · 0 drawn", text.split("Results of alice:")[-1])
 
 
 def gomoku_player(moves: list[str], rng: random.Random, session, seat: int) -> str:
@@ -200,7 +201,7 @@ async def test_nim_in_chinese_with_chinese_commands(tmp_path: Path) -> None:
     assert "alice 请求悔棋，收回上一步。bob：/accept（同意）还是 /decline（拒绝）？" in text
     assert "alice 悔了一步。" in text
     assert "alice 从第 2 堆取走 3 颗。" in text and "🏆 alice 获胜：取走了最后一颗石子。" in text
-    assert "拈：胜 1，负 0，和 0" in text and "拈：alice 对 bob（共 3 步）" in text
+    assert "胜 1 · 负 0 · 和 0" in text and "拈：alice 对 bob（共 3 步）" in text
     assert "alice 想和 bob 再来一局。" in text and "拈 开始：bob 对 alice。" in text  # bob moves first now
     assert "🏆 alice 获胜：bob 认输。" in text
     assert "拈（取石子）：两人对局" in text
@@ -225,7 +226,7 @@ async def test_dou_dizhu_in_chinese_three_people_at_one_keyboard(tmp_path: Path)
     for name in ("alice", "bob", "carol"):
         assert f"🔒 只有 {name} 看得到：" in text
     assert "🏆" in text and "得分：alice " in text
-    assert re.search(r"斗地主：胜 [01]，负 [01]，和 0，积分 [+-]\d+", text)
+    assert re.search(r"斗地主：等级分 .*胜 [01] · 负 [01] · 和 0", text) and re.search(r"积分 [+-]\d+", text)
 
 
 async def test_chinese_checkers_in_chinese_two_people_and_a_bot(tmp_path: Path) -> None:
@@ -235,4 +236,4 @@ async def test_chinese_checkers_in_chinese_two_people_and_a_bot(tmp_path: Path) 
     opening = ["跳棋 开局 3", "/as bob", "加入", "/as alice", "开始"]
     text = await play_out(tmp_path, opening, {0: "alice", 1: "bob"}, player, language="zh")
     assert "跳棋 开始：alice 对 bob 对 机器人（normal）。" in text
-    assert "🏆" in text and re.search(r"跳棋：胜 [01]，负 [01]，和 0", text)
+    assert "🏆" in text and re.search(r"跳棋：等级分 .*胜 [01] · 负 [01] · 和 0", text)

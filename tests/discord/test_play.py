@@ -56,7 +56,8 @@ async def test_a_whole_game_against_the_bot_through_commands_and_buttons(fake: F
     assert replayed.content.startswith("After move 1 of 3") and replayed.png is not None
     assert boards(fake, channel)[-2] is final and final.buttons  # a replay does not replace the board
     stats = await run(fake, ALICE, "stats", channel)
-    assert "Nim: 1 won, 0 lost, 0 drawn" in fake.channel(channel)[-1].content and stats.said == []
+    assert "Results of Alice" in fake.channel(channel)[-1].content and stats.said == []
+    assert fake.channel(channel)[-1].png is not None
 
     # The Rematch button of the finished board: the first move passes to the bot, which plays at once.
     await fake.click(ALICE, final, "Rematch")

@@ -78,6 +78,11 @@ def snowflake(user_id: str) -> int | None:
     return int(number) if platform == DISCORD and number.isdigit() else None
 
 
+def place_of(interaction: discord.Interaction) -> str | None:
+    """The server a channel belongs to, where "here" leaderboards count its games (None: a DM)."""
+    return f"{DISCORD}:guild:{interaction.guild_id}" if interaction.guild_id else None
+
+
 class DiscordBot:
     def __init__(
         self,
@@ -182,8 +187,8 @@ class DiscordBot:
             return
         mentions = {token: user_of(u) for token, u in mentioned.items()}
         await self._answer(interaction, Event(channel_key(interaction.channel_id or 0), self._user(interaction),
-                                              text, mentions=mentions, locale=interaction.locale.value),
-                           command=True)  # fmt: skip
+                                              text, mentions=mentions, locale=interaction.locale.value,
+                                              place=place_of(interaction)), command=True)  # fmt: skip
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Button clicks, read raw: they work for any message, sent before a restart or not."""
@@ -194,7 +199,7 @@ class DiscordBot:
         if not await defer(interaction, thinking=False):
             return
         event = Event(channel_key(interaction.channel_id or 0), self._user(interaction), button=custom_id,
-                      locale=interaction.locale.value)  # fmt: skip
+                      locale=interaction.locale.value, place=place_of(interaction))  # fmt: skip
         await self._answer(interaction, event, command=False)
 
     def _user(self, interaction: discord.Interaction) -> User:

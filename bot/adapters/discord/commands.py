@@ -102,8 +102,13 @@ class Commands:
         more = range(2, max(game.seat_counts))
         people += [Option(f"user{i}", discord.User, t("commands.game_more_user")) for i in more]
         level = Option("level", str, t("commands.game_level"), choices=tuple((lv, lv) for lv in game.levels))
+        levels = [level] + [Option(f"level{i}", str, t("commands.game_more_level"), choices=level.choices)
+                            for i in range(2, max(game.seat_counts) + 1)]  # fmt: skip
+        every = Option("every", app_commands.Range[int, 1, 120], t("commands.game_every"), words=lambda v: f"every={v}")
+        scope = self._option("leaderboard", table.SCOPE)
         # What each action of the table takes beyond its own words.
-        takes = {"start": [*extra, timer], "challenge": [*people, *extra, timer], "solo": [level, *extra, timer]}
+        takes = {"start": [*extra, timer], "challenge": [*people, *extra, timer], "solo": [level, *extra, timer],
+                 "watch": [*levels, *extra, every], "leaderboard": [scope]}  # fmt: skip
         for action in table.GAME_ACTIONS:
             about = t(f"commands.game_{action}", game=title)
             group.add_command(self._command(action, about, takes.get(action, []), (game.name, action), parent=group))

@@ -1,0 +1,158 @@
+"""`/leaderboard [game] [here|global] [page]` and `/stats [@user]`: pictures with a text twin.
+
+The leaderboard ranks a game's rated players (people, by identity, and the AI levels) by
+their conservative rating; "here" keeps those who played a rated game in this place (the
+Discord server, the Telegram group; the console is one place), "global" (the default)
+everyone. Long lists come in pages of `PAGE`, turned with buttons that belong to no game.
+`/stats` shows per game the rating and its recent course, the record, the best streak,
+the last results and the favourite opponent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from bot import ladder
+from bot.core import Core, Request, points, title
+from bot.i18n import Translator, t
+from bot.ladder import Standing
+from bot.lobby import mentioned
+from bot.model import Button, Reply
+from engines.base import Refusal, read_number
+from render import standings as pictures
+
+log = logging.getLogger(__name__)
+
+PAGE = 10
+HERE, GLOBAL = "here", "global"
+SCOPE_WORDS = {"here": HERE, "local": HERE, "这里": HERE, "本群": HERE, "global": GLOBAL, "all": GLOBAL,
+               "全部": GLOBAL, "全服": GLOBAL}  # fmt: skip
+BUTTON_PREFIX = "0.*."  # a button of no session: anyone may press it, any time
+
+
+def place_of(r: Request) -> str:
+    """Where this channel belongs, as leaderboards count it."""
+    return r.event.place or r.event.channel
+
+
+def _name(s: Standing, tr: Translator) -> str:
+    return tr(t("host.ai_name", level=s.player.removeprefix("ai:"))) if s.is_ai else s.name
+
+
+def _streak(s: Standing) -> str:
+    return f"+{s.streak}" if s.streak > 0 else str(s.streak) if s.streak < 0 else "0"
+
+
+async def _game(core: Core, r: Request, word: str | None) -> str:
+    """The game asked for, else the channel's, else the one with the most rated games."""
+    if word is not None:
+        name = core.game_words.get(word.lower())
+        if name is None:
+            raise Refusal("host.no_such_game", name=word, games=" · ".join(f"/{g}" for g in core.games))
+        return name
+    session = r.session or await core.store.latest(r.event.channel)
+    if session is not None:
+        return session.game
+    counts = await ladder._read(core.store, "SELECT game, COUNT(*) AS n FROM rated_games GROUP BY game")
+    return max(counts, key=lambda c: c["n"])["game"] if counts else next(iter(core.games))
+
+
+async def leaderboard(core: Core, r: Request) -> list[Reply]:
+    game_word, scope, page = None, GLOBAL, 1
+    for arg in r.command.args:
+        if arg.lower() in SCOPE_WORDS:
+            scope = SCOPE_WORDS[arg.lower()]
+        elif (number := read_number(arg)) is not None:
+            page = max(1, number)
+        elif game_word is None:
+            game_word = arg
+        else:
+            raise Refusal("ratings.leaderboard_usage")
+    game = r.command.game or await _game(core, r, game_word)
+    place = place_of(r) if scope == HERE else None
+    board = await ladder.board(core.store, game, place)
+    me = await ladder.identity_of(core.store, r.user.id)
+    pages = max(1, -(-len(board) // PAGE))
+    page = min(page, pages)
+    shown = board[(page - 1) * PAGE : page * PAGE]
+    tr = r.tr
+    head = tr(t("ratings.leaderboard_title", game=title(core.games[game])))
+    where = tr(t(f"ratings.scope_{scope}"))
+    mine = next((i for i, s in enumerate(board, 1) if s.player == me), None)
+    footer = tr(t("ratings.page", page=page, pages=pages))
+    if mine is not None:
+        footer += " · " + tr(t("ratings.your_place", rank=mine))
+    rows = [{"rank": i, "name": _name(s, tr), "rating": f"{s.rating:.1f}", "games": s.games,
+             "win": f"{s.win_rate:.0%}", "streak": _streak(s), "ai": s.is_ai, "me": s.player == me}
+            for i, s in enumerate(shown, (page - 1) * PAGE + 1)]  # fmt: skip
+    headings = {k: tr(t(f"ratings.heading_{k}")) for k in ("name", "rating", "games", "win", "streak")}
+    view = {"title": head, "subtitle": where, "headings": headings, "rows": rows, "footer": footer,
+            "empty": tr(t("ratings.leaderboard_empty"))}  # fmt: skip
+    lines = [f"{head} · {where}"]
+    lines += [tr(t("ratings.leaderboard_line", rank=row["rank"], name=("🤖 " if row["ai"] else "") + row["name"],
+                   rating=row["rating"], count=row["games"], win=row["win"], streak=row["streak"]))
+              for row in rows] or [view["empty"]]  # fmt: skip
+    lines.append(footer)
+    buttons = []
+    for target, label in ((page - 1, "ratings.button_previous"), (page + 1, "ratings.button_next")):
+        if 1 <= target <= pages:
+            command = f"leaderboard {game} {scope} {target}"
+            buttons.append(Button(tr(t(label)), BUTTON_PREFIX + command, "/" + command))
+    return [await _drawn(pictures.leaderboard, view, lines[0], "\n".join(lines), "leaderboard.png", tuple(buttons))]
+
+
+async def stats(core: Core, r: Request) -> list[Reply]:
+    who = mentioned(r, r.command.mentions[0]) if r.command.mentions else r.user
+    user_id = await _known_as(core, who.id, who.handle)
+    identity = await ladder.identity_of(core.store, user_id)
+    found = await ladder.profile(core.store, identity)
+    tr = r.tr
+    if not found:
+        return [Reply(tr(t("host.stats_none", name=who.name)))]
+    name = found[0][1].name
+    accounts = len(await ladder.accounts_of(core.store, identity))
+    subtitle = tr(t("ratings.linked_accounts", count=accounts)) if accounts > 1 else ""
+    cards, lines = [], [tr(t("host.stats_header", name=name))]
+    for game, s in found:
+        history = s.history
+        change = history[-1] - (history[-2] if len(history) > 1 else 0.0) if history else 0.0
+        record = tr(t("ratings.record", wins=s.wins, losses=s.losses, draws=s.draws, best=s.best_streak))
+        second = [tr(t("ratings.favourite", name=s.favourite))] if s.favourite else []
+        if s.points is not None:
+            second.append(tr(t("ratings.points", points=points(s.points))))
+        recent = [(result, tr(t(f"ratings.letter_{result}"))) for result in s.recent]
+        cards.append({"title": tr(title(core.games[game])), "rating": f"{s.rating:.1f}", "change": f"{change:+.1f}",
+                      "history": history, "lines": [record, " · ".join(second)], "recent": recent})  # fmt: skip
+        lines.append(tr(t("ratings.stats_line", game=title(core.games[game]), rating=f"{s.rating:.1f}",
+                          change=f"{change:+.1f}", record=record)))  # fmt: skip
+        if second:
+            lines.append("  " + " · ".join(second))
+        if recent:
+            lines.append("  " + " ".join(letter for _, letter in recent))
+    view = {"title": name, "subtitle": subtitle, "games": cards, "empty": ""}
+    header = tr(t("host.stats_header", name=name))
+    return [await _drawn(pictures.card, view, header, "\n".join(lines), "stats.png", ())]
+
+
+async def _known_as(core: Core, user_id: str, handle: str | None) -> str:
+    """A user named only by @handle (Telegram): the account that last sat down with that handle."""
+    if not user_id.startswith("@") or not handle:
+        return user_id
+    rows = await ladder._read(core.store, "SELECT user_id FROM seats WHERE LOWER(handle)=? AND user_id IS NOT NULL"
+                                          " ORDER BY session_id DESC LIMIT 1", handle.lower())  # fmt: skip
+    return rows[0]["user_id"] if rows else user_id
+
+
+async def _drawn(draw: Callable[[dict[str, Any]], bytes], view: dict[str, Any], header: str, text: str,
+                 image_name: str, buttons: tuple[Button, ...]) -> Reply:  # fmt: skip
+    """The picture with a one-line caption and the whole text for the console; if the picture
+    cannot be drawn, the whole text is the message."""
+    try:
+        image = await asyncio.to_thread(draw, view)
+    except Exception:
+        log.exception("drawing %s failed; the text goes instead", image_name)
+        return Reply(text, buttons=buttons)
+    return Reply(header, image=image, image_name=image_name, text_board=text, buttons=buttons)
