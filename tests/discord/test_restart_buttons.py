@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import engines
-from tests.discord.conftest import Bot, board_saying, first_channel, run, said_to, start_bot
+from tests.discord.conftest import Bot, board_saying, boards, first_channel, run, said_to, start_bot
 from tests.discord.fake import ALICE, BOB, CAROL, FakeDiscord, Interaction, Message, Person
 
 
@@ -50,11 +50,16 @@ async def test_agree_refuse_and_hint_after_a_restart(fake: FakeDiscord, tmp_path
         await click(fake, ALICE, channel, "Agree")
         await board_saying(fake, channel, "Bob took back a move.")
         assert (await bot.host.store.active(f"discord:{channel}")).state["heaps"] == [2, 4, 5]
+        # The board the previous process posted lost its picture to the new one (its id was kept).
+        await fake.wait(lambda: len(boards(fake, channel)) == 1)
 
         bot = await restarted(bot, fake, db)
         hint = await click(fake, BOB, channel, "Hint")  # Bob is to move again
         shown = await said_to(fake, hint, "Hint")
         assert shown.ephemeral and shown.visible_to == BOB.id
+        await run(fake, BOB, "take", channel, args="3 1")  # a board from this process replaces the last one's
+        await board_saying(fake, channel, "Bob took 1 stone from heap 3.")
+        await fake.wait(lambda: len(boards(fake, channel)) == 1)
     finally:
         await bot.stop()
 
