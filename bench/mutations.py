@@ -13,7 +13,7 @@ neighbours), and the whole list runs in about half an hour.
     .venv/bin/python -m bench.mutations store.version conflict  # some, by name (a prefix is enough)
 
 A mutation whose text is no longer in its file is reported "stale" (the code moved on: update
-the list) and not counted.
+the list), one that does not compile "broken"; neither is counted.
 """
 
 # ruff: noqa: E501  (the mutations quote code: splitting them would make them harder to read)
@@ -202,12 +202,17 @@ def copy_repository(into: Path) -> None:
 
 
 def run(mutation: Mutation, tree: Path) -> tuple[str, float]:
-    """"killed", "survived" or "stale", and the seconds its tests took."""
+    """"killed", "survived", "stale" or "broken", and the seconds its tests took."""
     target = tree / mutation.path
     original = target.read_text()
     if original.count(mutation.old) != 1:
         return "stale", 0.0
-    target.write_text(original.replace(mutation.old, mutation.new))
+    mutated = original.replace(mutation.old, mutation.new)
+    try:
+        compile(mutated, str(target), "exec")
+    except SyntaxError:
+        return "broken", 0.0  # a mutation that does not even compile proves nothing
+    target.write_text(mutated)
     started = time.monotonic()
     try:
         done = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p",
@@ -230,7 +235,7 @@ def main() -> None:
         for mu in chosen:
             print(f"{mu.name:30} {mu.why}")
         return
-    outcomes: dict[str, list[str]] = {"killed": [], "survived": [], "stale": []}
+    outcomes: dict[str, list[str]] = {"killed": [], "survived": [], "stale": [], "broken": []}
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="gamehost-mutants-") as scratch:
         tree = Path(scratch)
@@ -242,7 +247,8 @@ def main() -> None:
     counted = len(outcomes["killed"]) + len(outcomes["survived"])
     rate = len(outcomes["survived"]) / counted if counted else 0.0
     print(f"\n{counted} mutations, {len(outcomes['killed'])} killed, {len(outcomes['survived'])} survived "
-          f"(survival rate {rate:.0%}), {len(outcomes['stale'])} stale; {time.monotonic() - started:.0f} s")  # fmt: skip
+          f"(survival rate {rate:.0%}), {len(outcomes['stale'])} stale, {len(outcomes['broken'])} broken; "
+          f"{time.monotonic() - started:.0f} s")  # fmt: skip
     for name in outcomes["survived"]:
         print(f"  survived: {name}")
 
