@@ -25,7 +25,7 @@ from bot.ai import AIRunner
 from bot.host import Host
 from bot.i18n import Translator
 from bot.model import Event, User
-from bot.store import Store
+from bot.storage.sqlite import SQLiteStorage as Store
 from engines.nim import Nim
 from render.base import RenderContext
 from render.nim import render

@@ -6,12 +6,19 @@ one message when a person is to move. The timer loop closes lobbies nobody joine
 and acts for players whose time ran out: in a two-player game they lose, in a
 larger one a bot plays their seat until they come back.
 
+Several processes may share the database: each piece of background work (a passed
+deadline, a bot to move) is claimed by one live process, which holds a lease on the
+session and lets go when done. Every `lease / 3` seconds each process claims the work
+nobody holds, and again what it holds itself, which renews its leases; a process that
+dies stops renewing, and the others take its work over once the lease has run out. Whatever runs twice all the same (a
+lease lost to a slow process) commits once: the session's version says so.
+
 Nothing here may stop for good: the host has no one to report to but the log. A
 failing pass of the timer loop (the database locked by another process, say) is
 logged and tried again after a back-off that doubles up to `MOST_BACKOFF`; a
 failing bot turn is logged and tried again the same way, by the timer loop. Times
-are on the host's clock, so tests move an injected clock instead of waiting.
-Cancellation (`stop`) is never caught.
+are on the host's clock, so tests move an injected clock instead of waiting; leases
+are on the database's. Cancellation (`stop`) is never caught.
 """
 
 from __future__ import annotations
@@ -19,11 +26,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+import os
+import secrets
+import socket
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from bot import play, replies
-from bot.core import Core, in_language, title
+from bot.core import Core, bot_to_move, in_language, title
 from bot.i18n import Translator, t
 from bot.info import ai_seed
 from bot.model import Reply
@@ -35,7 +45,8 @@ log = logging.getLogger(__name__)
 fallback_log = logging.getLogger(f"{__name__}.fallback")
 
 Deliver = Callable[[str, list[Reply]], Awaitable[None]]
-IDLE_WAIT = 60.0  # seconds the timer loop sleeps when no deadline is near
+IDLE_WAIT = 60.0  # seconds the timer loop sleeps when no deadline is near (and it is the only process)
+LEASE = 5.0  # seconds a process holds a piece of work without renewing it
 FIRST_BACKOFF, MOST_BACKOFF = 1.0, 60.0  # seconds after a failure before trying again, doubling
 
 
@@ -45,20 +56,30 @@ def backoff(failures: int) -> float:
 
 
 class Autoplay:
-    def __init__(self, core: Core, deliver: Deliver) -> None:
+    def __init__(self, core: Core, deliver: Deliver, lease: float = LEASE,
+                 platforms: Callable[[], Iterable[str]] | None = None) -> None:  # fmt: skip
         self.core = core
         self.deliver = deliver
+        # The platforms this process can speak to: it takes on work in their channels only.
+        self.platforms = platforms
+        self.lease = lease
+        # Other processes do not tell this one of their commits: look for work every lease / 3.
+        self.poll = lease / 3 if core.store.shared else IDLE_WAIT
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"  # whose leases
         self.thinking: dict[int, asyncio.Task[None]] = {}  # session id -> its AI task
         self._recheck: set[int] = set()  # sessions whose AI task must look again before it ends
         self._retry: dict[int, float] = {}  # session id -> when its failed bot turn is tried again
         self._failures: dict[int, int] = {}  # session id -> its bot turns that failed in a row
+        self._expiring: set[int] = set()  # sessions whose timer this process is acting on
         self._tasks: set[asyncio.Task[Any]] = set()
         self._wake = asyncio.Event()
 
     async def start(self) -> None:
-        """Resume every bot turn that was pending, and the timers."""
+        """Resume every bot turn that was pending (and no other process holds), and the timers."""
         for session in await self.core.store.active_sessions():
-            self.changed(session)
+            if self.platforms is None or session.channel.partition(":")[0] in self.platforms():
+                session.bot_turn = bot_to_move(self.core.game_of(session), session)  # rows older than the column
+                self.changed(session)
         self.spawn(self._timer_loop())
 
     async def stop(self) -> None:
@@ -68,6 +89,15 @@ class Autoplay:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        try:
+            await self.core.store.release(self.owner)  # the other processes may take it all over at once
+        except Exception:
+            log.warning("could not give up this process's leases; they run out in %g s", self.lease)
+
+    @property
+    def held(self) -> set[int]:
+        """The sessions this process holds a lease on."""
+        return {*self.thinking, *self._retry, *self._expiring}
 
     def spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
         task = asyncio.ensure_future(coro)
@@ -87,11 +117,7 @@ class Autoplay:
     def changed(self, session: Session) -> None:
         """A session was committed: wake the timers, and start the bot if it is to move."""
         self._wake.set()
-        if session.status != SessionStatus.PLAYING:
-            return
-        game = self.core.game_of(session)
-        to_move = game.to_move(game.from_json(session.state))
-        if to_move is None or not session.seats[to_move].played_by_ai:
+        if not session.bot_turn:
             return
         if session.watched and session.deadline is not None:
             return  # a watched game's bot moves when its deadline comes (`_expire`)
@@ -103,11 +129,16 @@ class Autoplay:
 
     # --- the bots' turns ------------------------------------------------------------------
     async def _ai_turns(self, session_id: int) -> None:
+        store = self.core.store
         try:
-            await self._play_ai_turns(session_id)
+            if await store.claim_session(session_id, self.owner, self.lease):  # else another process plays
+                played = await self._play_ai_turns(session_id)
+                await store.release(self.owner, [session_id])
+                if store.shared and played:  # a move another process committed meanwhile found it held
+                    self._recheck.add(session_id)
             self._failures.pop(session_id, None)
         except Exception:
-            self._failed(session_id)
+            self._failed(session_id)  # the lease is kept until the next try
         finally:
             del self.thinking[session_id]
             if session_id in self._recheck:
@@ -131,11 +162,12 @@ class Autoplay:
         if session is not None:
             self.changed(session)
 
-    async def _play_ai_turns(self, session_id: int) -> None:
-        """Play bot turns until a person is to move, then announce them in one message."""
+    async def _play_ai_turns(self, session_id: int) -> int:
+        """Play bot turns until a person is to move, then announce them in one message; how many."""
         core = self.core
         lines: list[Msg] = []
         session = None
+        played = 0
         while True:
             session = await core.store.get(session_id)
             if session is None or session.status != SessionStatus.PLAYING:
@@ -146,21 +178,23 @@ class Autoplay:
             if seat is None or not session.seats[seat].played_by_ai or (session.watched and session.deadline):
                 break  # a person's turn, or a watched game's next move is not due yet
             chosen = await self._ai_move(game, session, state, seat)
-            async with core.locks[session.channel]:
+            async with core.lock(session.channel):
                 current = await core.store.get(session_id)
                 if current is None or current.version != session.version:
                     continue  # the game changed while the bot thought (undo, resign, /back): look again
                 lines += await play.apply(core, current, seat, chosen, by_ai=True)
+                played += 1
                 next_seat = game.to_move(game.from_json(current.state)) \
                     if current.status == SessionStatus.PLAYING else None  # fmt: skip
                 if next_seat is None or not current.seats[next_seat].played_by_ai or current.watched:
                     await self.deliver(current.channel, await self._after_move(current, lines))
                     lines = []
         if lines and session is not None:
-            async with core.locks[session.channel]:
+            async with core.lock(session.channel):
                 latest = await core.store.get(session_id)
                 if latest is not None:
                     await self.deliver(latest.channel, await self._after_move(latest, lines))
+        return played
 
     async def _after_move(self, session: Session, lines: list[Msg]) -> list[Reply]:
         tr = await self.core.languages.channel(session.channel)
@@ -198,7 +232,7 @@ class Autoplay:
                     await self._sleep(until - core.clock())
             else:
                 soonest = min([d for d in (next_deadline, *self._retry.values()) if d is not None], default=None)
-                await self._sleep(IDLE_WAIT if soonest is None else min(IDLE_WAIT, max(0.0, soonest - core.clock())))
+                await self._sleep(self.poll if soonest is None else min(self.poll, max(0.0, soonest - core.clock())))
 
     async def _sleep(self, seconds: float) -> None:
         """Until `seconds` have passed or something wakes the loop."""
@@ -210,23 +244,37 @@ class Autoplay:
         self._wake.clear()
 
     async def expire_due(self) -> int:
-        """Act on every session whose wait is over: close lobbies, time players out, try failed
-        bot turns again. A session that fails is logged and left for the next pass (the others
-        go on); returns how many failed."""
+        """Claim the sessions with work no live process holds, and act on them: close lobbies,
+        time players out, play bots' turns (also another process's, once its lease ran out),
+        try failed bot turns again. A session that fails is logged and left for the next pass
+        (the others go on); returns how many failed."""
         core = self.core
         failed = 0
-        for due in await core.store.due(core.clock()):
+        now = core.clock()
+        platforms = None if self.platforms is None else sorted(self.platforms())
+        for due in await core.store.claim(now, self.owner, self.lease, platforms):
+            session_id = due.id or 0
+            if due.deadline is None or due.deadline > now:  # a bot is to move
+                if session_id not in self.thinking and session_id not in self._retry:
+                    self.changed(due)
+                continue
+            self._expiring.add(session_id)
             try:
-                async with core.locks[due.channel]:
-                    session = await core.store.get(due.id or 0)
+                async with core.lock(due.channel):
+                    session = await core.store.get(session_id)
                     if session is None or session.version != due.version:
                         continue
                     tr = await core.languages.channel(session.channel)
                     said = in_language(await self._expire(session, tr), tr)
-                await self.deliver(session.channel, said)
+                    await self.deliver(session.channel, said)  # before the channel's next command answers
             except Exception:
                 failed += 1
                 log.exception("the timer of session %s failed", due.id)
+            finally:
+                self._expiring.discard(session_id)
+                if session_id not in self.held:  # a bot that now plays the seat keeps it
+                    with contextlib.suppress(Exception):  # else the lease runs out by itself
+                        await core.store.release(self.owner, [session_id])
         for session_id in [s for s, when in self._retry.items() if when <= core.clock() and s not in self.thinking]:
             del self._retry[session_id]
             try:

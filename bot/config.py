@@ -17,7 +17,16 @@ class Settings(BaseSettings):
         extra="ignore",
     )  # fmt: skip
 
-    db: str = Field("gamehost.db", description="the SQLite file that holds every game")
+    db: str = Field(
+        "gamehost.db", validation_alias=AliasChoices("db", "gamehost_db", "database_url"),
+        description="where every game is kept: a SQLite file, or a postgresql:// URL that several processes may share"
+                    " (also DATABASE_URL)",
+    )  # fmt: skip
+    db_pool: int = Field(10, ge=1, description="PostgreSQL: connections this process opens at most")
+    lease_seconds: float = Field(
+        5.0, ge=1, description="how long a process holds a timer or a bot's turn without renewing it: the time in"
+                               " which another process takes over the work of one that died",
+    )  # fmt: skip
     images: str = Field("gamehost-images", description="where the console bot writes its pictures")
     turn_seconds: int = Field(300, ge=10, description="time per move before a player times out")
     lobby_seconds: int = Field(900, ge=10, description="how long an open table waits for players")
@@ -40,6 +49,10 @@ class Settings(BaseSettings):
     telegram_webhook_secret: str | None = Field(None, description="secret token Telegram sends with each webhook call")
     telegram_webhook_listen: str = Field("0.0.0.0", description="address the webhook server listens on")
     telegram_webhook_port: int = Field(8443, description="port the webhook server listens on")
+    telegram_webhook_register: bool = Field(
+        True, description="this process registers the webhook with Telegram (setWebhook); false: it only serves it,"
+                          " behind the same URL as the one process that registers (same secret)",
+    )  # fmt: skip
 
     # Discord: on when a token is set (DISCORD_TOKEN or GAMEHOST_DISCORD_TOKEN).
     discord_token: str | None = Field(
@@ -74,6 +87,13 @@ class Settings(BaseSettings):
         if value not in LANGUAGES:
             raise ValueError(f"there are catalogs for {', '.join(LANGUAGES)}, not {value!r}")
         return value
+
+    @model_validator(mode="after")
+    def _webhook_workers(self) -> Settings:
+        if not self.telegram_webhook_register and not (self.telegram_webhook_url and self.telegram_webhook_secret):
+            raise ValueError("telegram_webhook_register=false (serve a webhook another process registers) needs"
+                             " telegram_webhook_url and the registering process's telegram_webhook_secret")
+        return self
 
     @model_validator(mode="after")
     def _shards(self) -> Settings:

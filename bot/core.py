@@ -8,26 +8,24 @@ tells background play (AI turns, timers) that a session changed.
 from __future__ import annotations
 
 import asyncio
-import logging
+import contextlib
 import re
 import secrets
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot import ladder
 from bot.ai import AIRunner
 from bot.commands import Command
 from bot.i18n import LANGUAGES, Translator, t, translator
 from bot.languages import Languages
 from bot.model import Event, Reply, User
 from bot.session import Change, Seat, Session, SessionStatus
-from bot.store import Store
+from bot.storage import PLACE, Storage
 from engines.base import Game, Msg, Refusal
 from render.base import RenderContext
 
-log = logging.getLogger(__name__)
 Draw = Callable[[str, Any, RenderContext], bytes]
 WORD = re.compile(r"[^\W_]{1,32}")  # a title that may be typed as a command word: letters, no space
 
@@ -36,7 +34,7 @@ WORD = re.compile(r"[^\W_]{1,32}")  # a title that may be typed as a command wor
 class Core:
     """The host's services, shared by every handler."""
 
-    store: Store
+    store: Storage
     ai: AIRunner
     games: dict[str, Game]
     languages: Languages  # who reads which language
@@ -52,17 +50,19 @@ class Core:
     def __post_init__(self) -> None:
         self.game_words = game_words(self.games)
 
+    @contextlib.asynccontextmanager
+    async def lock(self, channel: str) -> AsyncIterator[None]:
+        """One command of `channel` at a time: in this process (its lock), then across the
+        processes that share the database (the store's)."""
+        async with self.locks[channel], self.store.exclusive(channel):
+            yield
+
     async def commit(self, session: Session, change: Change | None = None) -> None:
         """Save the session (and `change`) in one transaction, then tell background play. A game
-        that ended is rated (a failure there is logged: the ratings are rebuilt from the results,
-        and a game left unrated is rated when the host starts again)."""
+        that ended is rated in that transaction too (the store rates the results it writes)."""
         session.updated_at = self.clock()
+        session.bot_turn = bot_to_move(self.game_of(session), session)
         await self.store.save(session, change)
-        if change is not None and change.results:
-            try:
-                await ladder.record(self.store, session.id or 0)
-            except Exception:
-                log.exception("rating session %s failed", session.id)
         self.changed(session)
 
     async def create(self, r: Request, game: Game, options: dict[str, Any], seats: list[Seat],
@@ -76,7 +76,7 @@ class Core:
         )  # fmt: skip
         created = await self.store.create(session)
         if r.event.place is not None:  # where "here" leaderboards count the channel's games
-            await self.store.set_setting(r.event.channel, ladder.PLACE, r.event.place)
+            await self.store.set_setting(r.event.channel, PLACE, r.event.place)
         return created
 
     def game_of(self, session: Session) -> Game:
@@ -127,6 +127,15 @@ class Request:
             self.seat = self.session.seat_of(self.user.id) if self.session is not None else None
             if self.seat is None:
                 raise Refusal("host.not_a_player")
+
+
+def bot_to_move(game: Game, session: Session) -> bool:
+    """Whether a bot is to move in `session` now (work for background play); a watched game's
+    bot moves when its deadline comes, so only then."""
+    if session.status != SessionStatus.PLAYING or (session.watched and session.deadline is not None):
+        return False
+    seat = game.to_move(game.from_json(session.state))
+    return seat is not None and session.seats[seat].played_by_ai
 
 
 def game_words(games: dict[str, Game]) -> dict[str, str]:

@@ -24,14 +24,14 @@ from typing import Any
 import engines
 from bot import clean, info, ladder, play, table
 from bot.ai import AIRunner
-from bot.autoplay import Autoplay
+from bot.autoplay import LEASE, Autoplay
 from bot.commands import Command, ParseError
 from bot.core import Core, Request, in_language, private
 from bot.i18n import Translator, t, translator
 from bot.languages import Languages
 from bot.model import Event, Reply
 from bot.session import ChannelBusy, Conflict, Session, SessionStatus
-from bot.store import StorageUnavailable, Store
+from bot.storage import Storage, StorageUnavailable
 from engines.base import JSON, Refusal
 from render import draw as draw_picture
 from render.base import RenderContext
@@ -56,8 +56,10 @@ class Notes:
     """What one platform's adapter keeps about a channel across restarts (its board message id,
     messages to tidy): JSON values under `<platform>.<key>`. Adapters touch nothing else of the store."""
 
-    def __init__(self, store: Store, platform: str) -> None:
+    def __init__(self, store: Storage, platform: str) -> None:
         self._store, self._platform = store, platform
+        # Other processes write notes too: what an adapter keeps in memory may be stale.
+        self.shared = store.shared
 
     async def get(self, channel: str, key: str) -> JSON:
         saved = await self._store.setting(channel, f"{self._platform}.{key}")
@@ -70,7 +72,7 @@ class Notes:
 class Host:
     def __init__(
         self,
-        store: Store,
+        store: Storage,
         ai: AIRunner,
         *,
         clock: Callable[[], float] = time.time,
@@ -79,17 +81,18 @@ class Host:
         language: str = "en",
         bot_name: str | None = None,
         draw: Callable[[str, Any, RenderContext], bytes] = draw_picture,
+        lease_seconds: float = LEASE,
     ) -> None:
         self.store = store
         self.bot_name = bot_name
+        self._outboxes: dict[str, Deliver] = {}
         self.tr = translator(language)  # the default language: of channels that chose none
         self.languages = Languages(store, language)
         self.games = engines.all_games()
         self.core = Core(store, ai, self.games, self.languages, draw, clock, turn_seconds, lobby_seconds)
         self.words = self.core.game_words
-        self.autoplay = Autoplay(self.core, self._deliver)
+        self.autoplay = Autoplay(self.core, self._deliver, lease_seconds, platforms=self._outboxes.keys)
         self.core.changed = self.autoplay.changed
-        self._outboxes: dict[str, Deliver] = {}
 
     @property
     def ai(self) -> AIRunner:
@@ -102,13 +105,15 @@ class Host:
 
     # --- life cycle ---------------------------------------------------------------
     def attach(self, platform: str, deliver: Deliver) -> None:
-        """Where replies nobody asked for right now (AI moves, timeouts) go, by channel prefix."""
+        """Where replies nobody asked for right now (AI moves, timeouts) go, by channel prefix.
+        This process takes on timers and bots' turns in the channels of the platforms attached."""
         self._outboxes[platform] = deliver
+        self.autoplay.wake()
 
     async def start(self) -> None:
         """Resume: every AI turn that was pending, and the timers."""
         self.autoplay.spawn(self.ai.warm_up())
-        await ladder.catch_up(self.store)  # games that ended but were not rated (stopped in between)
+        await ladder.catch_up(self.store)  # games whose rating failed when they ended (logged then)
         await self.autoplay.start()
 
     async def stop(self) -> None:
@@ -200,7 +205,8 @@ class Host:
 
     async def move_channel(self, old: str, new: str) -> None:
         """A chat got a new id (a Telegram group became a supergroup): its games and settings follow it."""
-        async with self.core.locks[old], self.core.locks[new]:
+        first, second = sorted((old, new))  # in one order everywhere: no two processes wait for each other
+        async with self.core.lock(first), self.core.lock(second):
             await self.store.move_channel(old, new)
 
     # --- the entry point ------------------------------------------------------------
@@ -222,27 +228,36 @@ class Host:
             return await _respond(respond, [private(await self._reader(event), clean.quoting(command.reason, text))])
         async with self.core.locks[event.channel]:
             try:
-                tr, reader = await self.languages.arrived(event)
-                session = await self.store.active(event.channel)
-                # A finished game's buttons (Rematch) belong to the channel's latest session.
-                pressed_on = session or (await self.store.latest(event.channel) if button is not None else None)
-                if button is not None and not _button_fresh(button, pressed_on):
-                    replies = [private(reader, t("host.button_stale"))]
-                else:
-                    replies = await self._dispatch(Request(event, command, tr, reader, session))
-            except Refusal as refusal:
-                replies = [private(reader, clean.quoting(refusal.msg, text))]
-            except ChannelBusy:
-                replies = [private(reader, t("host.channel_busy"))]
-            except Conflict:
-                replies = [private(reader, t("host.try_again"))]
+                async with self.store.exclusive(event.channel):  # and no other process in this channel
+                    replies = await self._run(event, command, button, text)
+                    await _respond(respond, replies)
             except StorageUnavailable as error:
                 log.warning("storage unavailable in %s: %s", event.channel, error)
                 tr = self.languages.spoken(event)  # asking the store for languages would fail too
-                replies = [private(tr, t("host.storage_unavailable"))]
-            replies = in_language(replies, tr)
-            await _respond(respond, replies)
+                replies = in_language([private(tr, t("host.storage_unavailable"))], tr)
+                await _respond(respond, replies)
         return replies
+
+    async def _run(self, event: Event, command: Command, button: tuple[int, str, str] | None,
+                   text: str) -> list[Reply]:  # fmt: skip
+        """The replies to `command`, under the channel's lock."""
+        reader = tr = self.languages.spoken(event)
+        try:
+            tr, reader = await self.languages.arrived(event)
+            session = await self.store.active(event.channel)
+            # A finished game's buttons (Rematch) belong to the channel's latest session.
+            pressed_on = session or (await self.store.latest(event.channel) if button is not None else None)
+            if button is not None and not _button_fresh(button, pressed_on):
+                replies = [private(reader, t("host.button_stale"))]
+            else:
+                replies = await self._dispatch(Request(event, command, tr, reader, session))
+        except Refusal as refusal:
+            replies = [private(reader, clean.quoting(refusal.msg, text))]
+        except ChannelBusy:
+            replies = [private(reader, t("host.channel_busy"))]
+        except Conflict:
+            replies = [private(reader, t("host.try_again"))]
+        return in_language(replies, tr)
 
     async def _dispatch(self, r: Request) -> list[Reply]:
         """Find the command in the table (or among the channel's game's words) and run it."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from bot.i18n import LANGUAGES, Translator, language_of, translator
 from bot.model import Event
-from bot.store import Store
+from bot.storage import Storage
 
 CHANNEL_KEY = "language"  # a channel setting
 PERSON_KEY = "person.language"  # a setting under a person's user id
@@ -26,7 +26,7 @@ def read_language(word: str) -> str | None:
 
 
 class Languages:
-    def __init__(self, store: Store, default: str) -> None:
+    def __init__(self, store: Storage, default: str) -> None:
         self.store = store
         self.default = translator(default)
         self._people: dict[str, str | None] = {}  # user id -> language, as last seen or stored

@@ -13,34 +13,46 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from bot import ladder, startup
 from bot.adapters.console import Console
 from bot.ai import AIRunner
 from bot.config import Settings, load
 from bot.host import Host
 from bot.startup import StartFailed
-from bot.store import StorageUnavailable, Store
+from bot.storage import StorageUnavailable, is_postgres, open_storage
 
 
 async def rebuild_ratings(settings: Settings) -> None:
     """`gamehost --rebuild-ratings`: every rating again from the results, in one transaction (a
-    running bot may stay up: its games wait for the transaction, then go on with the new ratings)."""
-    store = await Store.open(settings.db)
+    running bot, or several sharing PostgreSQL, may stay up: their finishing games wait for it,
+    then go on with the new ratings)."""
+    store = await open_storage(settings.db, pool_size=1)
     try:
         games = await ladder.rebuild(store)
     finally:
         await store.close()
-    print(f"gamehost: rated {games} games again from the results in {settings.db}")
+    print(f"gamehost: rated {games} games again from the results in {where(settings.db)}")
+
+
+def where(db: str) -> str:
+    """The database as it may be shown: a URL without its password."""
+    if is_postgres(db):
+        from bot.storage.pgdriver import shown
+
+        return shown(db)
+    return db
 
 
 async def run(settings: Settings) -> None:
     if settings.rebuild_ratings:
         await rebuild_ratings(settings)
         return
-    store = await Store.open(settings.db)
+    store = await open_storage(settings.db, pool_size=settings.db_pool)
     ai = AIRunner(settings.ai_workers)
     host = Host(store, ai, turn_seconds=settings.turn_seconds, lobby_seconds=settings.lobby_seconds,
-                language=settings.language)  # fmt: skip
+                language=settings.language, lease_seconds=settings.lease_seconds)  # fmt: skip
     platforms: list[Any] = []  # adapters with start() and stop(), running alongside the console
     if settings.telegram_token:
         from bot.adapters.telegram import Telegram
@@ -50,12 +62,14 @@ async def run(settings: Settings) -> None:
         from bot.adapters.discord import DiscordBot
 
         platforms.append(DiscordBot.from_settings(host, settings))
+    # Attached before the host starts: it resumes the timers and bots' turns of these platforms only.
+    console = Console(host, Path(settings.images), settings.name) if settings.wants_console else None
     try:
         await host.start()
         for platform in platforms:
             await startup.start(platform, settings.start_attempts)
-        if settings.wants_console:
-            await Console(host, Path(settings.images), settings.name).run()
+        if console is not None:
+            await console.run()
         else:
             await asyncio.Event().wait()  # serve until Ctrl-C or a signal
     finally:
@@ -68,13 +82,22 @@ async def run(settings: Settings) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    settings = load(sys.argv[1:] if argv is None else argv)
+    try:
+        settings = load(sys.argv[1:] if argv is None else argv)
+    except ValidationError as error:  # one line per bad setting, no traceback
+        sys.exit("\n".join(f"gamehost: {_setting_error(e)}" for e in error.errors()))
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how people stop it
             asyncio.run(run(settings))
     except (StartFailed, StorageUnavailable) as error:
         sys.exit(f"gamehost: {error}")
+
+
+def _setting_error(error: Any) -> str:
+    where = ".".join(map(str, error["loc"]))
+    reason = error["msg"].removeprefix("Value error, ")
+    return f"{where}: {reason}" if where else reason
 
 
 if __name__ == "__main__":

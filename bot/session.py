@@ -93,6 +93,7 @@ class Session:
     outcome: Outcome | None = None
     ply: int = 0
     id: int | None = None
+    bot_turn: bool = False  # a bot is to move (set at every commit): work any live process may claim
     # The seats as last read or written, so a save rewrites them only when they changed.
     saved_seats: list[Seat] = field(default_factory=list, repr=False, compare=False)
 

@@ -56,8 +56,8 @@ async def _game(core: Core, r: Request, word: str | None) -> str:
     session = r.session or await core.store.latest(r.event.channel)
     if session is not None:
         return session.game
-    counts = await ladder._read(core.store, "SELECT game, COUNT(*) AS n FROM rated_games GROUP BY game")
-    return max(counts, key=lambda c: c["n"])["game"] if counts else next(iter(core.games))
+    counts = await core.store.rated_counts()
+    return max(sorted(counts), key=lambda g: counts[g]) if counts else next(iter(core.games))
 
 
 async def leaderboard(core: Core, r: Request) -> list[Reply]:
@@ -141,9 +141,7 @@ async def _known_as(core: Core, user_id: str, handle: str | None) -> str:
     """A user named only by @handle (Telegram): the account that last sat down with that handle."""
     if not user_id.startswith("@") or not handle:
         return user_id
-    rows = await ladder._read(core.store, "SELECT user_id FROM seats WHERE LOWER(handle)=? AND user_id IS NOT NULL"
-                                          " ORDER BY session_id DESC LIMIT 1", handle.lower())  # fmt: skip
-    return rows[0]["user_id"] if rows else user_id
+    return await core.store.user_by_handle(handle) or user_id
 
 
 async def _drawn(draw: Callable[[dict[str, Any]], bytes], view: dict[str, Any], header: str, text: str,

@@ -1,5 +1,6 @@
-"""Shared fixtures: a host on a real SQLite file, with a clock the test moves; and a guard
-that fails any test in which the host had to play a fallback move for a failed AI."""
+"""Shared fixtures: a host on a real database (a SQLite file; PostgreSQL where a module says
+`BACKENDS = BOTH`), with a clock the test moves; and a guard that fails any test in which the
+host had to play a fallback move for a failed AI."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from bot.ai import AIRunner
 from bot.autoplay import fallback_log
 from bot.host import Host
 from bot.model import Event, Reply, User
-from bot.store import Store
+from bot.storage import Storage, open_storage
+from tests.postgres import fresh_database
 
 
 class Clock:
@@ -35,9 +37,9 @@ class Table:
     """A host and a channel, with people who type into it."""
 
     host: Host
-    store: Store
+    store: Storage
     clock: Clock
-    db: Path
+    db: Path | str  # the SQLite file, or the PostgreSQL database's URL
     channel: str = "console:test"
     delivered: list[Reply] = field(default_factory=list)
 
@@ -62,8 +64,9 @@ def person(name: str, moderator: bool = False) -> User:
 ALICE, BOB, CAROL = person("alice"), person("bob"), person("carol")
 
 
-async def open_table(db: Path, clock: Clock, ai_workers: int = 0, **host_options) -> Table:
-    store = await Store.open(str(db))
+async def open_table(db: Path | str, clock: Clock, ai_workers: int = 0, store: Storage | None = None,
+                     **host_options) -> Table:  # fmt: skip
+    store = store or await open_storage(str(db))
     host = Host(store, AIRunner(ai_workers), clock=clock, **host_options)
     table = Table(host, store, clock, db)
 
@@ -86,9 +89,38 @@ def clock() -> Clock:
     return Clock()
 
 
+BOTH = ("sqlite", "postgres")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A module that says `BACKENDS = BOTH` runs each of its tests on a database (`table`,
+    `database`) once on SQLite and once on PostgreSQL; `@pytest.mark.backends("sqlite")` on a
+    test says which it runs on instead (a fault only one of them has)."""
+    marker = metafunc.definition.get_closest_marker("backends")
+    backends = marker.args if marker is not None else getattr(metafunc.module, "BACKENDS", None)
+    if backends and "backend" in metafunc.fixturenames:
+        metafunc.parametrize("backend", backends, indirect=True)
+
+
 @pytest.fixture
-async def table(tmp_path: Path, clock: Clock) -> AsyncIterator[Table]:
-    t = await open_table(tmp_path / "games.db", clock)
+def backend(request: pytest.FixtureRequest) -> str:
+    return getattr(request, "param", "sqlite")
+
+
+@pytest.fixture
+async def database(backend: str, tmp_path: Path) -> AsyncIterator[Path | str]:
+    """Where the test's games are kept: a new SQLite file, or a new PostgreSQL database
+    (created for this test alone and dropped after it)."""
+    if backend == "sqlite":
+        yield tmp_path / "games.db"
+        return
+    async with fresh_database() as url:
+        yield url
+
+
+@pytest.fixture
+async def table(database: Path | str, clock: Clock) -> AsyncIterator[Table]:
+    t = await open_table(database, clock)
     yield t
     await close_table(t)
 

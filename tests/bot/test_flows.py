@@ -1,4 +1,4 @@
-"""Session flows through the host, as people in a channel see them."""
+"""Session flows through the host, as people in a channel see them, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -10,8 +10,11 @@ import pytest
 import engines
 from bot.host import replay
 from bot.model import User
-from tests.conftest import ALICE, BOB, CAROL, Clock, Table, close_table, open_table, person
+from tests.conftest import ALICE, BOB, BOTH, CAROL, Clock, Table, close_table, open_table, person
+from tests.postgres import scalar
 from tests.relay import install as install_relay
+
+BACKENDS = BOTH
 
 
 async def nim_game(table: Table, heaps: str = "3 4 5") -> None:
@@ -260,10 +263,10 @@ async def test_an_empty_table_closes_after_a_while(table: Table, clock: Clock) -
     assert (await table.session()).status == "cancelled" and "Nobody came" in table.delivered[-1].text
 
 
-async def test_in_games_of_three_a_timed_out_seat_is_played_by_the_ai_until_back(tmp_path: Path) -> None:
+async def test_in_games_of_three_a_timed_out_seat_is_played_by_the_ai_until_back(database: Path | str) -> None:
     install_relay()
     clock = Clock()
-    table = await open_table(tmp_path / "relay.db", clock)
+    table = await open_table(database, clock)
     try:
         await table.say(ALICE, "/relay start")
         await table.say(BOB, "/join")
@@ -289,9 +292,9 @@ async def test_in_games_of_three_a_timed_out_seat_is_played_by_the_ai_until_back
         await close_table(table)
 
 
-async def test_go_fills_open_seats_with_bots(tmp_path: Path) -> None:
+async def test_go_fills_open_seats_with_bots(database: Path | str) -> None:
     install_relay()
-    table = await open_table(tmp_path / "relay.db", Clock())
+    table = await open_table(database, Clock())
     try:
         opened = await table.say(ALICE, "/relay start 4")
         assert "/go" in {b.command for b in opened[0].buttons}
@@ -336,8 +339,8 @@ async def test_every_reply_is_one_clear_line_for_bad_input(table: Table) -> None
 async def test_outcome_is_stored_as_data(table: Table) -> None:
     await nim_game(table, "1")
     await table.say(ALICE, "/take 1 1")
-    row = await (await table.store.db.execute("SELECT outcome FROM sessions")).fetchone()
-    assert json.loads(row[0])["reason"]["key"] == "nim.normal_end"
+    outcome = await scalar(table.store, "SELECT outcome FROM sessions")
+    assert json.loads(outcome)["reason"]["key"] == "nim.normal_end"
 
 
 @pytest.mark.parametrize("name", ["张伟", "😀 Ana", "Ünïcødé"])

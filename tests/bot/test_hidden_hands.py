@@ -11,7 +11,7 @@ from bot.ai import AIRunner
 from bot.host import Host
 from bot.i18n import Translator
 from bot.model import Event, Reply
-from bot.store import Store
+from bot.storage.sqlite import SQLiteStorage as Store
 from render.base import RenderContext
 from tests.conftest import ALICE, BOB, CAROL, Clock
 

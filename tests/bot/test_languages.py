@@ -15,7 +15,7 @@ from bot.commands import Command, ParseError
 from bot.config import load
 from bot.host import Host
 from bot.model import Event, Reply, User
-from bot.store import Store
+from bot.storage.sqlite import SQLiteStorage as Store
 from bot.table import ACTION_WORDS, COMMAND_WORDS, GAME_ACTIONS, HOST_COMMANDS, WORDS, parse
 from render.base import RenderContext
 from tests.conftest import ALICE, BOB, CAROL, Clock, Table, person

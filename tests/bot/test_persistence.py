@@ -1,7 +1,9 @@
-"""Nothing is lost: every game, timer, offer and pending AI turn survives a restart."""
+"""Nothing is lost: every game, timer, offer and pending AI turn survives a restart, on SQLite
+and on PostgreSQL; the schema is versioned and migrated once, however many processes start."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import select
 import signal
@@ -11,22 +13,26 @@ import sys
 import time
 from pathlib import Path
 
+import asyncpg
 import pytest
 
-from bot.store import MIGRATIONS, Store
-from tests.conftest import ALICE, BOB, Clock, close_table, open_table
+from bot.storage import MIGRATIONS, open_storage
+from tests.conftest import ALICE, BOB, BOTH, Clock, close_table, open_table
+from tests.postgres import scalar
+
+BACKENDS = BOTH
 
 
-async def test_a_restart_resumes_the_game_exactly_where_it_was(tmp_path: Path) -> None:
+async def test_a_restart_resumes_the_game_exactly_where_it_was(database: Path | str) -> None:
     clock = Clock()
-    table = await open_table(tmp_path / "g.db", clock)
+    table = await open_table(database, clock)
     await table.say(ALICE, "/nim start 3 4 5")
     await table.say(BOB, "/join")
     await table.say(ALICE, "/take 2 3")
     before = await table.session()
     await close_table(table)
 
-    table = await open_table(tmp_path / "g.db", clock)
+    table = await open_table(database, clock)
     try:
         after = await table.session()
         assert (after.state, after.version, after.ply, after.status) == (
@@ -39,15 +45,15 @@ async def test_a_restart_resumes_the_game_exactly_where_it_was(tmp_path: Path) -
         await close_table(table)
 
 
-async def test_offers_survive_a_restart(tmp_path: Path) -> None:
+async def test_offers_survive_a_restart(database: Path | str) -> None:
     clock = Clock()
-    table = await open_table(tmp_path / "g.db", clock)
+    table = await open_table(database, clock)
     await table.say(ALICE, "/nim start 3 4 5")
     await table.say(BOB, "/join")
     await table.say(ALICE, "/take 1 1")
     await table.say(ALICE, "/undo")
     await close_table(table)
-    table = await open_table(tmp_path / "g.db", clock)
+    table = await open_table(database, clock)
     try:
         await table.say(BOB, "/accept")
         assert (await table.session()).state["heaps"] == [3, 4, 5]
@@ -55,14 +61,14 @@ async def test_offers_survive_a_restart(tmp_path: Path) -> None:
         await close_table(table)
 
 
-async def test_timers_survive_a_restart(tmp_path: Path) -> None:
+async def test_timers_survive_a_restart(database: Path | str) -> None:
     clock = Clock()
-    table = await open_table(tmp_path / "g.db", clock)
+    table = await open_table(database, clock)
     await table.say(ALICE, "/nim start 3 4 5")
     await table.say(BOB, "/join")
     await close_table(table)
     clock.advance(400)  # the bot was down while Alice's time ran out
-    table = await open_table(tmp_path / "g.db", clock)
+    table = await open_table(database, clock)
     try:
         await table.host.expire_due()
         assert (await table.session()).status == "finished"
@@ -71,9 +77,9 @@ async def test_timers_survive_a_restart(tmp_path: Path) -> None:
         await close_table(table)
 
 
-async def test_an_ai_turn_pending_at_shutdown_is_played_after_the_restart(tmp_path: Path) -> None:
+async def test_an_ai_turn_pending_at_shutdown_is_played_after_the_restart(database: Path | str) -> None:
     clock = Clock()
-    table = await open_table(tmp_path / "g.db", clock)
+    table = await open_table(database, clock)
     await table.say(ALICE, "/nim solo 3 4 5")
     session = await table.session()
     # Simulate dying right after Alice's move was committed, before the bot answered.
@@ -85,7 +91,7 @@ async def test_an_ai_turn_pending_at_shutdown_is_played_after_the_restart(tmp_pa
     table.host.ai.close()
     await table.store.close()
 
-    table = await open_table(tmp_path / "g.db", clock)
+    table = await open_table(database, clock)
     try:
         await table.host.idle()
         after = await table.session()
@@ -94,34 +100,48 @@ async def test_an_ai_turn_pending_at_shutdown_is_played_after_the_restart(tmp_pa
         await close_table(table)
 
 
-async def test_schema_is_versioned_and_migrations_run_once(tmp_path: Path) -> None:
-    store = await Store.open(str(tmp_path / "m.db"))
+async def test_schema_is_versioned_and_migrations_run_once(database: Path | str) -> None:
+    store = await open_storage(str(database))
     assert await store.schema_version() == len(MIGRATIONS)
     await store.close()
-    store = await Store.open(str(tmp_path / "m.db"))  # opening again changes nothing
+    store = await open_storage(str(database))  # opening again changes nothing
     assert await store.schema_version() == len(MIGRATIONS)
-    mode = await (await store.db.execute("PRAGMA journal_mode")).fetchone()
-    assert mode[0] == "wal"
+    if hasattr(store, "pool"):
+        assert await scalar(store, "SELECT COUNT(*) FROM schema_version") == len(MIGRATIONS)  # one row each
+    else:
+        assert await scalar(store, "PRAGMA journal_mode") == "wal"
     await store.close()
 
 
-async def test_one_active_session_per_channel_is_enforced_by_the_database(tmp_path: Path) -> None:
-    table = await open_table(tmp_path / "g.db", Clock())
+async def test_processes_starting_together_migrate_once(database: Path | str) -> None:
+    """Four processes' worth of stores open a new database at the same moment: one migrates
+    (under the lock, reading the version again inside it), the others find it done."""
+    stores = await asyncio.gather(*(open_storage(str(database)) for _ in range(4)))
+    try:
+        assert [await s.schema_version() for s in stores] == [len(MIGRATIONS)] * 4
+    finally:
+        for store in stores:
+            await store.close()
+
+
+async def test_one_active_session_per_channel_is_enforced_by_the_database(database: Path | str) -> None:
+    table = await open_table(database, Clock())
     try:
         await table.say(ALICE, "/nim start")
-        with pytest.raises(sqlite3.IntegrityError):
-            await table.store.db.execute(
+        with pytest.raises((sqlite3.IntegrityError, asyncpg.UniqueViolationError)):
+            await scalar(
+                table.store,
                 "INSERT INTO sessions (channel, game, status, options, seed, version, starter, turn_seconds,"
                 " created_at, updated_at) VALUES (?, 'nim', 'lobby', '{}', 1, 0, 'x', 300, 0, 0)",
-                (table.channel,),
+                table.channel,
             )
     finally:
         await close_table(table)
 
 
-def test_kill_minus_nine_mid_game_then_start_again_resumes(tmp_path: Path) -> None:
+def test_kill_minus_nine_mid_game_then_start_again_resumes(tmp_path: Path, database: Path | str) -> None:
     """The real console bot, killed with SIGKILL after a move, resumes the game."""
-    env = {**os.environ, "GAMEHOST_DB": str(tmp_path / "k.db"), "GAMEHOST_IMAGES": str(tmp_path / "img"),
+    env = {**os.environ, "GAMEHOST_DB": str(database), "GAMEHOST_IMAGES": str(tmp_path / "img"),
            "GAMEHOST_AI_WORKERS": "0"}  # fmt: skip
     command = [sys.executable, "-m", "bot.main"]
     bot = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,

@@ -1,6 +1,6 @@
 """What the README promises about storage and the AI, each checked where it can be seen from
-outside: a second connection, a second host on the same file, the operating system's clock of
-the bot's own process."""
+outside: a second connection, a second host on the same database (SQLite and PostgreSQL), the
+operating system's clock of the bot's own process."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import sqlite3
 import time
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 import engines
@@ -16,24 +17,32 @@ from bot.ai import AIRunner
 from bot.host import Host
 from bot.model import Event, Reply
 from bot.session import Conflict
-from bot.store import Store
-from tests.conftest import ALICE, BOB, Clock, close_table, open_table
+from bot.storage import open_storage
+from tests.conftest import ALICE, BOB, BOTH, Clock, close_table, open_table
+
+BACKENDS = BOTH
 
 
-def moves_seen_by_another_connection(db: Path) -> int:
-    with sqlite3.connect(db) as other:
-        return other.execute("SELECT COUNT(*) FROM moves").fetchone()[0]
+async def moves_seen_by_another_connection(db: Path | str) -> int:
+    if isinstance(db, str) and db.startswith("postgresql://"):
+        other = await asyncpg.connect(db)
+        try:
+            return await other.fetchval("SELECT COUNT(*) FROM moves")
+        finally:
+            await other.close()
+    with sqlite3.connect(db) as connection:
+        return connection.execute("SELECT COUNT(*) FROM moves").fetchone()[0]
 
 
-async def test_each_accepted_move_is_committed_before_its_reply_is_handed_over(tmp_path: Path) -> None:
-    table = await open_table(tmp_path / "g.db", Clock())
+async def test_each_accepted_move_is_committed_before_its_reply_is_handed_over(database: Path | str) -> None:
+    table = await open_table(database, Clock())
     try:
         await table.say(ALICE, "/nim start 3 4 5")
         await table.say(BOB, "/join")
         seen: list[int] = []
 
         async def respond(replies: list[Reply]) -> None:
-            seen.append(moves_seen_by_another_connection(table.db))
+            seen.append(await moves_seen_by_another_connection(table.db))
 
         await table.host.handle(Event(table.channel, ALICE, "/take 1 2"), respond)
         await table.host.handle(Event(table.channel, BOB, "/take 2 1"), respond)
@@ -42,8 +51,8 @@ async def test_each_accepted_move_is_committed_before_its_reply_is_handed_over(t
         await close_table(table)
 
 
-async def test_a_stale_write_changes_nothing(tmp_path: Path) -> None:
-    table = await open_table(tmp_path / "g.db", Clock())
+async def test_a_stale_write_changes_nothing(database: Path | str) -> None:
+    table = await open_table(database, Clock())
     try:
         await table.say(ALICE, "/nim start 3 4 5")
         await table.say(BOB, "/join")
@@ -60,10 +69,10 @@ async def test_a_stale_write_changes_nothing(tmp_path: Path) -> None:
         await close_table(table)
 
 
-async def test_two_hosts_on_one_database_apply_a_move_once(tmp_path: Path) -> None:
-    db = tmp_path / "shared.db"
+async def test_two_hosts_on_one_database_apply_a_move_once(database: Path | str) -> None:
+    db = database
     table = await open_table(db, Clock())
-    other_store = await Store.open(str(db))
+    other_store = await open_storage(str(db))
     other = Host(other_store, AIRunner(0), clock=table.clock)
     try:
         await table.say(ALICE, "/nim start 3 4 5")
@@ -75,7 +84,7 @@ async def test_two_hosts_on_one_database_apply_a_move_once(tmp_path: Path) -> No
         )
         texts = [r.text for r in (*here, *there)]
         assert sum("Alice took 2 stones from heap 1" in t for t in texts) == 1, texts
-        assert moves_seen_by_another_connection(db) == 1
+        assert await moves_seen_by_another_connection(db) == 1
         assert (await table.store.active(table.channel)).state["heaps"] == [1, 4, 5]
     finally:
         await other_store.close()

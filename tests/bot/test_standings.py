@@ -1,20 +1,26 @@
 """Ratings kept in the store, leaderboards, /stats, linked accounts and watched games, through
-the host on a real SQLite file (the console's channel kind; the platforms have their own tests)."""
+the host on a real SQLite file and on PostgreSQL (the console's channel kind; the platforms
+have their own tests)."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
+from pathlib import Path
 
 import pytest
 
-from bot import ladder, links, play
+from bot import ladder, links, play, ratings
 from bot.main import main
 from bot.model import Event, User
 from bot.session import Change, Seat, Session, SessionStatus
+from bot.storage import open_storage
 from engines.base import Outcome, msg
-from tests.conftest import ALICE, BOB, CAROL, Clock, Table, close_table, open_table, person
+from tests.conftest import ALICE, BOB, BOTH, CAROL, Clock, Table, close_table, open_table, person
+from tests.postgres import execute, rows
 
+BACKENDS = BOTH
 DAVE = person("dave")
 
 
@@ -32,8 +38,8 @@ async def nim_win(table: Table, winner: User, loser: User, channel: str = "conso
 
 
 async def rating(table: Table, game: str, player: str) -> float | None:
-    rows = await ladder._read(table.store, "SELECT mu, sigma FROM ratings WHERE game=? AND player=?", game, player)
-    return rows[0]["mu"] - 3 * rows[0]["sigma"] if rows else None
+    found = await rows(table.store, "SELECT mu, sigma FROM ratings WHERE game=? AND player=?", game, player)
+    return found[0]["mu"] - 3 * found[0]["sigma"] if found else None
 
 
 def written(replies) -> str:
@@ -45,14 +51,15 @@ async def test_a_finished_game_is_rated_once_and_the_rebuild_agrees(table: Table
     await nim_win(table, ALICE, BOB)
     alice, bob = await rating(table, "nim", ALICE.id), await rating(table, "nim", BOB.id)
     assert alice is not None and bob is not None and alice > 0 > bob
-    assert await ladder.record(table.store, (await table.session()).id) is None  # once only
+    assert await ladder.catch_up(table.store) == 0  # rated with its results: nothing left to rate
+    assert await rows(table.store, "SELECT session_id FROM rated_games") == [{"session_id": (await table.session()).id}]
     table.clock.advance(60)
     await nim_win(table, BOB, ALICE)
-    before = await ladder._read(table.store, "SELECT * FROM ratings ORDER BY game, player")
-    changes = await ladder._read(table.store, "SELECT * FROM rating_changes ORDER BY session_id, player")
+    before = await rows(table.store, "SELECT * FROM ratings ORDER BY mu")
+    changes = await rows(table.store, "SELECT * FROM rating_changes ORDER BY session_id, rating_to")
     assert await ladder.rebuild(table.store) == 2
-    assert await ladder._read(table.store, "SELECT * FROM ratings ORDER BY game, player") == before
-    assert await ladder._read(table.store, "SELECT * FROM rating_changes ORDER BY session_id, player") == changes
+    assert await rows(table.store, "SELECT * FROM ratings ORDER BY mu") == before
+    assert await rows(table.store, "SELECT * FROM rating_changes ORDER BY session_id, rating_to") == changes
 
 
 async def test_solo_games_rate_the_ai_level(table: Table) -> None:
@@ -89,44 +96,72 @@ def test_a_seat_the_bot_played_after_a_timeout_still_belongs_to_its_owner() -> N
         (ALICE.id, "win", "landlord"), ("ai:easy", "loss", "farmer"), (BOB.id, "loss", "farmer")]
 
 
-async def test_a_game_left_unrated_is_rated_when_the_host_starts(tmp_path, clock: Clock) -> None:
-    table = await open_table(tmp_path / "g.db", clock)
+async def test_a_game_whose_rating_fails_still_ends_and_is_rated_when_a_host_starts(
+        database: Path | str, clock: Clock, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+) -> None:  # fmt: skip
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug in the rating")
+
+    table = await open_table(database, clock)
     try:
-        await nim_win(table, ALICE, BOB)
-        for name in ("rated_games", "ratings", "rating_changes"):  # as if stopped between commit and rating
-            await table.store.db.execute(f"DELETE FROM {name}")
+        with monkeypatch.context() as patch, caplog.at_level(logging.ERROR):
+            patch.setattr(ratings, "rate", broken)
+            await nim_win(table, ALICE, BOB)  # the game ends all the same: its results are kept
+        assert "rating session" in caplog.text
+        assert len(await rows(table.store, "SELECT * FROM results")) == 2
+        assert await rows(table.store, "SELECT * FROM rated_games") == []  # the failed rating undone alone
+        assert await rating(table, "nim", ALICE.id) is None
     finally:
         await close_table(table)
-    table = await open_table(tmp_path / "g.db", clock)
+    table = await open_table(database, clock)  # a host starting rates it
     try:
         assert await rating(table, "nim", ALICE.id) > 0
+        assert await ladder.catch_up(table.store) == 0
     finally:
         await close_table(table)
 
 
-def test_gamehost_rebuild_ratings_from_the_command_line(tmp_path, capsys) -> None:
+async def test_processes_catching_up_together_rate_each_game_once(
+        database: Path | str, clock: Clock, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    table = await open_table(database, clock)
+    try:
+        with monkeypatch.context() as patch:
+            patch.setattr(ratings, "rate", lambda *a, **k: 1 / 0)
+            for _ in range(3):
+                clock.advance(60)
+                await nim_win(table, ALICE, BOB)
+        stores = [await open_storage(str(database)) for _ in range(4)]  # four processes' worth
+        try:
+            counted = await asyncio.gather(*(store.rate_unrated() for store in stores))
+        finally:
+            for store in stores:
+                await store.close()
+        assert sorted(counted) == [0, 0, 0, 3]  # one of them rated all three; the others found none left
+        assert len(await rows(table.store, "SELECT * FROM rated_games")) == 3
+        once = await rows(table.store, "SELECT * FROM ratings ORDER BY mu")
+        await ladder.rebuild(table.store)
+        assert await rows(table.store, "SELECT * FROM ratings ORDER BY mu") == once  # each game once, in order
+    finally:
+        await close_table(table)
+
+
+async def test_gamehost_rebuild_ratings_from_the_command_line(database: Path | str, capsys) -> None:
     clock = Clock()
-
-    async def play_one() -> None:
-        table = await open_table(tmp_path / "g.db", clock)
-        try:
-            await nim_win(table, ALICE, BOB)
-            await table.store.db.execute("UPDATE ratings SET mu=99")
-        finally:
-            await close_table(table)
-
-    async def alice() -> float | None:
-        table = await open_table(tmp_path / "g.db", clock)
-        try:
-            return await rating(table, "nim", ALICE.id)
-        finally:
-            await close_table(table)
-
-    asyncio.run(play_one())
-    assert asyncio.run(alice()) > 50
-    main(["--db", str(tmp_path / "g.db"), "--rebuild-ratings"])
-    assert "rated 1 games again" in capsys.readouterr().out
-    assert 0 < asyncio.run(alice()) < 10
+    table = await open_table(database, clock)
+    try:
+        await nim_win(table, ALICE, BOB)
+        await execute(table.store, "UPDATE ratings SET mu=99")
+        assert await rating(table, "nim", ALICE.id) > 50
+    finally:
+        await close_table(table)
+    await asyncio.to_thread(main, ["--db", str(database), "--rebuild-ratings"])
+    out = capsys.readouterr().out
+    assert "rated 1 games again" in out
+    table = await open_table(database, clock)
+    try:
+        assert 0 < await rating(table, "nim", ALICE.id) < 10
+    finally:
+        await close_table(table)
 
 
 # --- leaderboards -------------------------------------------------------------------------------
@@ -202,6 +237,7 @@ async def test_linked_accounts_share_ratings_stats_and_place(table: Table) -> No
     for who in (ALICE, TG_ALICE):
         assert "2 won · 0 lost" in written(await table.say(who, "/stats"))
     identity = await ladder.identity_of(table.store, ALICE.id)
+    assert await ladder.accounts_of(table.store, identity) == sorted([ALICE.id, TG_ALICE.id])
     assert identity.startswith("id:") and await rating(table, "nim", identity) > await rating(table, "nim", BOB.id)
     unlinked = await table.say(TG_ALICE, "/unlink")
     assert "own games and rating again" in unlinked[0].text
@@ -224,8 +260,9 @@ async def test_codes_expire_are_single_use_and_not_ones_own(table: Table) -> Non
     assert "/unlink first" in (await table.say(TG_ALICE, f"/link {code}"))[0].text
 
 
-async def test_guessing_is_throttled_per_account_and_for_everyone_across_restarts(tmp_path, clock: Clock) -> None:
-    table = await open_table(tmp_path / "g.db", clock)
+async def test_guessing_is_throttled_per_account_and_for_everyone_across_restarts(database: Path | str,
+                                                                                  clock: Clock) -> None:  # fmt: skip
+    table = await open_table(database, clock)
     try:
         code = await link_code(table, ALICE)
         for n in range(links.PER_USER):
@@ -233,7 +270,7 @@ async def test_guessing_is_throttled_per_account_and_for_everyone_across_restart
         assert "try again in 15 minutes" in (await table.say(BOB, f"/link {code}"))[0].text  # even the right one
     finally:
         await close_table(table)
-    table = await open_table(tmp_path / "g.db", clock)  # a restart forgets nothing
+    table = await open_table(database, clock)  # a restart forgets nothing
     try:
         assert "Too many wrong codes" in (await table.say(BOB, f"/link {code}"))[0].text
         clock.advance(links.GUESS_WINDOW + 1)
@@ -253,6 +290,7 @@ async def test_watch_mode_paced_on_the_clock_rated_and_cancelled_by_anyone(table
     assert "a move every 5 s" in started[0].text and started[0].image is not None
     await table.host.idle()
     assert table.delivered == []  # nothing before its time
+    assert await table.store.claim(table.clock(), table.host.autoplay.owner, 60) == []  # no work to take on yet
     table.clock.advance(4)
     await table.host.expire_due()
     await table.host.idle()
@@ -271,7 +309,7 @@ async def test_watch_mode_paced_on_the_clock_rated_and_cancelled_by_anyone(table
     session = await table.session()
     assert session.status == SessionStatus.FINISHED and len(table.delivered) == session.ply
     assert await rating(table, "nim", "ai:hard") is not None
-    assert len(await ladder._read(table.store, "SELECT * FROM results WHERE session_id=?", session.id)) == 2
+    assert len(await rows(table.store, "SELECT * FROM results WHERE session_id=?", session.id)) == 2
     # another one, stopped by someone who did not start it and is no moderator
     await table.say(ALICE, "/gomoku watch")
     cancelled = await table.say(CAROL, "/cancel")
@@ -284,13 +322,13 @@ async def test_watch_refusals(table: Table, typed: str, answer: str) -> None:
     assert answer in (await table.say(ALICE, typed))[0].text
 
 
-async def test_a_watched_game_goes_on_after_a_restart(tmp_path, clock: Clock) -> None:
-    table = await open_table(tmp_path / "g.db", clock)
+async def test_a_watched_game_goes_on_after_a_restart(database: Path | str, clock: Clock) -> None:
+    table = await open_table(database, clock)
     try:
         await table.say(ALICE, "/nim watch hard 3")
     finally:
         await close_table(table)
-    table = await open_table(tmp_path / "g.db", clock)
+    table = await open_table(database, clock)
     try:
         clock.advance(3)
         await table.host.expire_due()

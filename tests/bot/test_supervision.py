@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.autoplay import backoff
-from bot.store import StorageUnavailable
+from bot.storage import StorageUnavailable
 from tests.bot.test_storage import fast_lock_timeout, held_write_lock
 from tests.conftest import ALICE, BOB, Clock, Table, close_table, open_table, until
 
@@ -75,17 +75,17 @@ async def test_timers_go_on_after_the_store_failed_to_read(table: Table, clock: 
                                                           monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
     await table.say(ALICE, "/nim start 3 4")
     await table.say(BOB, "/join")
-    reads = table.store.due
+    reads = table.store.claim
     failing = 3
 
-    async def due(now: float):
+    async def claim(now: float, owner: str, lease: float, platforms=None):
         nonlocal failing
         if failing:
             failing -= 1
             raise StorageUnavailable("disk I/O error")
-        return await reads(now)
+        return await reads(now, owner, lease, platforms)
 
-    monkeypatch.setattr(table.store, "due", due)
+    monkeypatch.setattr(table.store, "claim", claim)
     clock.advance(301)
     with caplog.at_level(logging.WARNING, logger="bot.autoplay"):
         for failures in (1, 2, 3):  # the back-off doubles: 1 s, 2 s, 4 s on the host's clock

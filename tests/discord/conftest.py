@@ -16,7 +16,7 @@ from discord.gateway import DiscordWebSocket
 from bot.adapters.discord import DiscordBot
 from bot.ai import AIRunner
 from bot.host import Host
-from bot.store import Store
+from bot.storage import Storage, open_storage
 from tests.discord.fake import TOKEN, FakeDiscord, Interaction, Message, Person
 from tests.pictures import PICTURE_SMALLEST, picture
 
@@ -26,7 +26,7 @@ class Bot:
     """One run of the bot process: store, AI, host and Discord client."""
 
     fake: FakeDiscord
-    store: Store
+    store: Storage
     ai: AIRunner
     host: Host
     discord: DiscordBot
@@ -40,7 +40,7 @@ class Bot:
 
 async def start_bot(
     fake: FakeDiscord,
-    db: Path,
+    db: Path | str,
     *,
     ai: AIRunner | None = None,
     guilds: Sequence[int] | None = None,
@@ -48,7 +48,7 @@ async def start_bot(
     shard_ids: Sequence[int] | None = None,
     **host_options: Any,
 ) -> Bot:
-    store = await Store.open(str(db))
+    store = await open_storage(str(db))
     ai = ai or AIRunner(0)
     host = Host(store, ai, **host_options)
     bot = DiscordBot(host, TOKEN, guilds=fake.guild_ids if guilds is None else guilds, api=fake.api,
@@ -85,8 +85,8 @@ async def fake() -> AsyncIterator[FakeDiscord]:
 
 
 @pytest.fixture
-async def bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Bot]:
-    running = await start_bot(fake, tmp_path / "games.db")
+async def bot(fake: FakeDiscord, database: Path | str) -> AsyncIterator[Bot]:
+    running = await start_bot(fake, database)  # SQLite, or PostgreSQL where a module says BACKENDS = BOTH
     yield running
     await running.stop()
 

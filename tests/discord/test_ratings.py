@@ -1,13 +1,16 @@
 """Ratings, /leaderboard, /stats and watch mode through the real discord.py client against the
 stand-in Discord: the slash options, the server as the leaderboard's "here", a board posted
-on every move of a watched game."""
+on every move of a watched game. On SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
 from bot.session import SessionStatus
-from tests.conftest import Clock
+from tests.conftest import BOTH, Clock
 from tests.discord.conftest import PNG, Bot, board_saying, boards, run
 from tests.discord.fake import ALICE, BOB, CAROL, FakeDiscord
+from tests.postgres import rows
+
+BACKENDS = BOTH
 
 
 async def test_leaderboard_here_is_the_server_and_stats_are_a_picture(fake: FakeDiscord, bot: Bot) -> None:
@@ -20,8 +23,8 @@ async def test_leaderboard_here_is_the_server_and_stats_are_a_picture(fake: Fake
     shown = fake.channel(two)[-1]
     assert shown.png is not None and shown.png.startswith(PNG) and shown.files[0][0] == "leaderboard.png"
     assert "Leaderboard · Nim" in shown.content and "This server or group" in shown.content
-    rows = await bot.host.store.db.execute_fetchall("SELECT place FROM rated_games")
-    assert [r[0] for r in rows] == [f"discord:guild:{fake.channels[one]}"]
+    places = await rows(bot.host.store, "SELECT place FROM rated_games")
+    assert places == [{"place": f"discord:guild:{fake.channels[one]}"}]
     await run(fake, CAROL, "nim leaderboard", two, scope="global")
     assert "Everyone" in fake.channel(two)[-1].content
     await run(fake, BOB, "stats", two, user=ALICE)

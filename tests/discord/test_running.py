@@ -15,7 +15,7 @@ from bot.adapters.discord import DiscordBot
 from bot.ai import AIRunner
 from bot.config import load
 from bot.host import Host
-from bot.store import Store
+from bot.storage.sqlite import SQLiteStorage as Store
 from tests.discord.conftest import board_saying, boards, first_channel, run, said_to, start_bot
 from tests.discord.fake import ALICE, BOB, TOKEN, FakeDiscord
 from tests.telegram.test_running import free_port, gamehost

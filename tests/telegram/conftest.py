@@ -36,13 +36,13 @@ class World:
             picture(photo, smallest=PICTURE_SMALLEST)
 
 
-async def make_world(tmp_path: Path, clock: Clock, host_options: dict[str, Any] | None = None,
-                     **options: Any) -> World:  # fmt: skip
+async def make_world(tmp_path: Path, clock: Clock, db: Path | str | None = None,
+                     host_options: dict[str, Any] | None = None, **options: Any) -> World:  # fmt: skip
     api = BotAPI()
     await api.start()
     api.group(GROUP)
     people = api.person(101, "Alice", "alice"), api.person(102, "Bob", "bob"), api.person(103, "Carol")
-    table = await open_table(tmp_path / "games.db", clock, **(host_options or {}))
+    table = await open_table(db or tmp_path / "games.db", clock, **(host_options or {}))
     options = {"poll_timeout": 5.0, "group_rate": 0, **options}
     tg = Telegram(table.host, TelegramOptions(TOKEN, api_url=api.url, **options))
     await tg.start()
@@ -50,8 +50,8 @@ async def make_world(tmp_path: Path, clock: Clock, host_options: dict[str, Any] 
 
 
 @pytest.fixture
-async def world(tmp_path: Path, clock: Clock) -> AsyncIterator[World]:
-    w = await make_world(tmp_path, clock)
+async def world(tmp_path: Path, clock: Clock, database: Path | str) -> AsyncIterator[World]:
+    w = await make_world(tmp_path, clock, database)  # SQLite, or PostgreSQL where a module says BACKENDS = BOTH
     yield w
     await w.stop()
 

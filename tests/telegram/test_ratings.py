@@ -1,5 +1,5 @@
 """Ratings, /leaderboard, /stats, /link and watch mode through the real python-telegram-bot
-client against the stand-in Bot API."""
+client against the stand-in Bot API, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -7,7 +7,10 @@ import re
 
 from bot.model import Event, User
 from bot.session import SessionStatus
+from tests.conftest import BOTH
 from tests.telegram.conftest import GROUP, World, last_message_id, session, two_player_nim
+
+BACKENDS = BOTH
 
 
 async def alice_wins_nim(world: World) -> None:

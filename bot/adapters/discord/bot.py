@@ -321,7 +321,7 @@ class DiscordBot:
             await self.notes.put(channel, MESSAGES, known)
 
     async def _known(self, channel: str) -> dict[str, Any]:
-        if channel not in self._messages:
+        if channel not in self._messages or self.notes.shared:  # another process may have posted since
             self._messages[channel] = await self.notes.get(channel, MESSAGES) or {}
         return self._messages[channel]
 

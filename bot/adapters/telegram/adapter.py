@@ -64,6 +64,7 @@ class TelegramOptions:
     webhook_secret: str | None = None  # checked on every webhook call (made up at start when unset)
     webhook_listen: str = "0.0.0.0"
     webhook_port: int = 8443
+    webhook_register: bool = True  # False: serve a webhook another process registered (workers behind one URL)
     poll_timeout: float = 10.0
     overall_rate: float = 30.0  # requests per second, whole bot
     group_rate: float = 20.0  # messages per group_period per group (Telegram's limit: 20 a minute)
@@ -98,6 +99,7 @@ class Telegram:
         self.notes = host.notes(TELEGRAM)
         self.out = Sender(self.app, self.tr, self.notes)
         self._typing: dict[int, asyncio.Task[None]] = {}
+        self._webhook: Any = None  # the webhook server of a worker that does not register it
         self.app.add_handler(MessageHandler(filters.UpdateType.MESSAGE & filters.TEXT, self._on_message))
         self.app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._on_migrate))
         self.app.add_handler(CallbackQueryHandler(self._on_callback))
@@ -111,7 +113,7 @@ class Telegram:
             token=settings.telegram_token, api_url=settings.telegram_api_url,
             local_mode=settings.telegram_local_mode, webhook_url=settings.telegram_webhook_url,
             webhook_secret=settings.telegram_webhook_secret, webhook_listen=settings.telegram_webhook_listen,
-            webhook_port=settings.telegram_webhook_port,
+            webhook_port=settings.telegram_webhook_port, webhook_register=settings.telegram_webhook_register,
         ))  # fmt: skip
 
     # --- life cycle ------------------------------------------------------------------
@@ -141,7 +143,9 @@ class Telegram:
         updater = self.app.updater
         assert updater is not None
         o = self.options
-        if o.webhook_url:
+        if o.webhook_url and not o.webhook_register:
+            await self._serve_webhook()
+        elif o.webhook_url:
             secret = o.webhook_secret or secrets.token_urlsafe(32)
             await updater.start_webhook(
                 listen=o.webhook_listen, port=o.webhook_port, url_path=urlparse(o.webhook_url).path.lstrip("/"),
@@ -151,9 +155,23 @@ class Telegram:
             await updater.start_polling(timeout=o.poll_timeout, allowed_updates=ALLOWED_UPDATES,
                                         error_callback=lambda e: log.warning("polling: %s", e))  # fmt: skip
 
+    async def _serve_webhook(self) -> None:
+        """One of several workers behind the webhook's URL: serve the updates Telegram posts there
+        (with the secret the registering process gave it) and register nothing. The server is
+        python-telegram-bot's own, the one `start_webhook` runs, without its setWebhook."""
+        from telegram.ext._utils.webhookhandler import WebhookAppClass, WebhookServer
+
+        o = self.options
+        path = "/" + urlparse(o.webhook_url or "").path.lstrip("/")
+        app = WebhookAppClass(path, self.app.bot, self.app.update_queue, o.webhook_secret)
+        self._webhook = WebhookServer(o.webhook_listen, o.webhook_port, app, None)
+        await self._webhook.serve_forever()
+
     async def stop(self) -> None:
         for task in self._typing.values():
             task.cancel()
+        if self._webhook is not None:
+            await self._webhook.shutdown()
         if self.app.updater is not None and self.app.updater.running:
             await self.app.updater.stop()
         if self.app.running:

@@ -170,7 +170,7 @@ class Sender:
 
     async def _board(self, chat_id: int) -> BoardMessage | None:
         """The chat's table message; kept in the database too, so a restart goes on editing it."""
-        if chat_id not in self.boards:
+        if chat_id not in self.boards or self.notes.shared:  # another process may have posted since
             saved = await self.notes.get(f"{TELEGRAM}:{chat_id}", BOARD_NOTE)
             self.boards[chat_id] = BoardMessage(**saved) if saved else None
         return self.boards[chat_id]

@@ -1,0 +1,103 @@
+"""What the PostgreSQL store needs from around asyncpg: its errors (and the network's) as
+`StorageUnavailable` with one line that says what happened, advisory lock keys, a URL
+fit to show (no password), and the `Tx` the portable SQL of `bot.storage.rated` runs on."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import itertools
+import re
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, ParamSpec, TypeVar
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+
+from bot.storage.contract import StorageUnavailable
+from bot.storage.rated import Tx
+
+P = ParamSpec("P")
+R = TypeVar("R")
+DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError, OSError, TimeoutError)
+
+
+def key(name: str) -> int:
+    """A 64-bit advisory lock key for `name`, the same in every process."""
+    return int.from_bytes(hashlib.blake2b(name.encode(), digest_size=8).digest(), "big", signed=True)
+
+
+MIGRATION_LOCK = key("gamehost.migrate")
+
+
+def reason(error: BaseException) -> str:
+    """One line that says what went wrong, connection refused or lost included."""
+    if isinstance(error, ConnectionRefusedError):
+        text = f"connection refused ({error})"
+    elif isinstance(error, asyncpg.ConnectionDoesNotExistError | ConnectionResetError | BrokenPipeError):
+        text = f"connection lost ({error})"
+    elif isinstance(error, TimeoutError):
+        text = "PostgreSQL did not answer in time"
+    else:
+        text = str(error) or type(error).__name__
+    return " ".join(text.split())
+
+
+def shown(url: str) -> str:
+    """`url` without its password, for messages."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.rpartition("@")
+    user = netloc[0].partition(":")[0]
+    return urlunsplit(parts._replace(netloc=f"{user}@{netloc[2]}"))
+
+
+def guarded(method: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+    """The driver's and the network's errors out of `method` become `StorageUnavailable`."""
+
+    @functools.wraps(method)
+    async def wrapped(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return await method(*args, **kwargs)
+        except DRIVER_ERRORS as error:
+            raise StorageUnavailable(reason(error)) from error
+
+    return wrapped
+
+
+async def keep(connection: asyncpg.Connection) -> None:
+    """Nothing to reset when a connection goes back to the pool (an open transaction is still
+    rolled back by asyncpg): `exclusive` frees its locks itself, and no command sets state."""
+
+
+def numbered(sql: str) -> str:
+    """Portable SQL's `?` placeholders as PostgreSQL's `$1`, `$2`, ... (the SQL is ours: no `?`
+    stands in a literal)."""
+    count = itertools.count(1)
+    return re.sub(r"\?", lambda _: f"${next(count)}", sql)
+
+
+class PgTx(Tx):
+    """A connection inside a transaction; `lock` takes a transaction-level advisory lock."""
+
+    errors = DRIVER_ERRORS
+
+    def __init__(self, conn: asyncpg.Connection) -> None:
+        self.conn = conn
+
+    async def rows(self, sql: str, *params: Any) -> list[dict[str, Any]]:
+        return [dict(r) for r in await self.conn.fetch(numbered(sql), *params)]
+
+    async def run(self, sql: str, *params: Any) -> None:
+        await self.conn.execute(numbered(sql), *params)
+
+    async def many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        if rows:
+            await self.conn.executemany(numbered(sql), rows)
+
+    async def lock(self, name: str) -> None:
+        await self.conn.execute("SELECT pg_advisory_xact_lock($1)", key(f"gamehost.{name}"))
+
+    def savepoint(self) -> Any:
+        return self.conn.transaction()  # inside a transaction: a savepoint

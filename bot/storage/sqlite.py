@@ -1,0 +1,387 @@
+"""The storage contract on one SQLite file (aiosqlite, WAL): the embedded default.
+
+One connection; its statements never interleave between transactions. A write is
+`BEGIN IMMEDIATE ... COMMIT`, so another process on the same file waits for it up to
+the busy timeout. SQLite's errors become `StorageUnavailable` with SQLite's own words
+(locked, read-only, full, malformed); `open` refuses a file that fails a quick check.
+
+A file is meant for one process: `exclusive` is a no-op (the host's own lock orders a
+channel's commands), the versions still keep a second process from overwriting, and
+leases work as on PostgreSQL (on the machine's clock).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import json
+import logging
+import sqlite3
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import replace
+from typing import Any, ParamSpec, TypeVar
+
+import aiosqlite
+
+from bot.session import Change, ChannelBusy, Conflict, MoveRow, Session
+from bot.storage.contract import StorageUnavailable, dump, move_of, offer_outcome, session_of
+from bot.storage.migrations import MIGRATIONS, newer, statements
+from bot.storage.rated import SQLRatings, Tx, rate_finished
+
+log = logging.getLogger(__name__)
+P = ParamSpec("P")
+R = TypeVar("R")
+ACTIVE = "status IN ('lobby', 'playing')"
+NOW = "((julianday('now') - 2440587.5) * 86400.0)"  # the lease clock: seconds since 1970
+FREE = f"(lease_owner IS NULL OR lease_owner=:owner OR lease_until < {NOW})"
+
+
+def _guarded(method: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+    """SQLite's errors out of `method` become `StorageUnavailable`."""
+
+    @functools.wraps(method)
+    async def guarded(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return await method(*args, **kwargs)
+        except sqlite3.Error as error:
+            raise StorageUnavailable(str(error)) from error
+
+    return guarded
+
+
+class SQLiteTx(Tx):
+    """The connection inside a write transaction (`BEGIN IMMEDIATE`: the file's write lock,
+    which is every lock `Tx.lock` asks for)."""
+
+    errors = (sqlite3.Error,)
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self.db = db
+
+    async def rows(self, sql: str, *params: Any) -> list[dict[str, Any]]:
+        return [dict(r) for r in await self.db.execute_fetchall(sql, params)]
+
+    async def run(self, sql: str, *params: Any) -> None:
+        await self.db.execute(sql, params)
+
+    async def many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        await self.db.executemany(sql, rows)
+
+    async def lock(self, name: str) -> None:
+        pass
+
+    @contextlib.asynccontextmanager
+    async def savepoint(self) -> AsyncIterator[None]:
+        await self.db.execute("SAVEPOINT undone_alone")
+        try:
+            yield
+        except BaseException:
+            await self.db.execute("ROLLBACK TO undone_alone")
+            raise
+        finally:
+            await self.db.execute("RELEASE undone_alone")
+
+
+class SQLiteStorage(SQLRatings):
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self.db = db
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str, synchronous: str = "NORMAL", busy_ms: int = 5000) -> SQLiteStorage:
+        """Open (or create) the database at `path`, check it and bring its schema up to date.
+        `busy_ms`: how long a write waits for another process's lock before giving up."""
+        db = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            db.row_factory = aiosqlite.Row
+            await db.execute(f"PRAGMA busy_timeout={int(busy_ms)}")
+            await db.execute("PRAGMA journal_mode=WAL")
+            # WAL + NORMAL: a commit survives the process being killed; FULL also a power cut.
+            await db.execute(f"PRAGMA synchronous={synchronous}")
+            await db.execute("PRAGMA foreign_keys=ON")
+            store = cls(db)
+            await store._check(path)
+            await store._migrate(path)
+        except (sqlite3.Error, StorageUnavailable) as error:
+            await db.close()
+            if isinstance(error, StorageUnavailable):
+                raise
+            raise StorageUnavailable(f"cannot open {path}: {error}") from error
+        return store
+
+    async def close(self) -> None:
+        await self.db.close()
+
+    async def _version(self) -> int:
+        return (await (await self.db.execute("PRAGMA user_version")).fetchone())[0]
+
+    async def _check(self, path: str) -> None:
+        """Refuse a file that fails SQLite's quick integrity check, or that a newer version wrote."""
+        (verdict,) = await (await self.db.execute("PRAGMA quick_check(1)")).fetchone()
+        if verdict != "ok":
+            raise StorageUnavailable(f"{path} is damaged (SQLite's quick check: {' '.join(verdict.split())})")
+        if (version := await self._version()) > len(MIGRATIONS):
+            raise StorageUnavailable(newer(path, version))
+
+    async def _migrate(self, path: str) -> None:
+        """The missing migrations, each in a write transaction that reads the version again
+        (another process may have migrated while this one waited for the lock)."""
+        async with self._lock:
+            while (version := await self._version()) < len(MIGRATIONS):
+                await self.db.execute("BEGIN IMMEDIATE")
+                try:
+                    version = await self._version()
+                    if version > len(MIGRATIONS):
+                        raise StorageUnavailable(newer(path, version))
+                    if version < len(MIGRATIONS):
+                        for statement in statements(MIGRATIONS[version].sqlite):
+                            await self.db.execute(statement)
+                        await self.db.execute(f"PRAGMA user_version={version + 1}")
+                    await self.db.execute("COMMIT")
+                except BaseException:
+                    if self.db.in_transaction:
+                        await self.db.execute("ROLLBACK")
+                    raise
+
+    @_guarded
+    async def schema_version(self) -> int:
+        async with self._lock:
+            return await self._version()
+
+    # --- sessions -----------------------------------------------------------------
+    @_guarded
+    async def create(self, session: Session) -> Session:
+        try:
+            async with self._transaction():
+                cursor = await self.db.execute(
+                    "INSERT INTO sessions (channel, game, status, options, seed, state, version, starter,"
+                    " turn_seconds, deadline, offer, outcome, ply, created_at, updated_at, bot_turn)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (session.channel, session.game, str(session.status), json.dumps(session.options), session.seed,
+                     dump(session.state), session.version, session.starter, session.turn_seconds,
+                     session.deadline, *offer_outcome(session), session.ply,
+                     session.created_at, session.updated_at, int(session.bot_turn)),
+                )  # fmt: skip
+                session.id = cursor.lastrowid
+                await self._write_seats(session)
+        except sqlite3.IntegrityError as error:
+            raise ChannelBusy(session.channel) from error
+        session.saved_seats = [replace(seat) for seat in session.seats]
+        return session
+
+    @_guarded
+    async def save(self, session: Session, change: Change | None = None) -> None:
+        change = change or Change()
+        async with self._transaction():
+            cursor = await self.db.execute(
+                "UPDATE sessions SET status=?, options=?, seed=?, state=?, version=?, deadline=?, offer=?,"
+                " outcome=?, ply=?, updated_at=?, bot_turn=? WHERE id=? AND version=?",
+                (str(session.status), json.dumps(session.options), session.seed, dump(session.state),
+                 session.version + 1, session.deadline, *offer_outcome(session),
+                 session.ply, session.updated_at, int(session.bot_turn), session.id, session.version),
+            )  # fmt: skip
+            if cursor.rowcount != 1:
+                raise Conflict(session.id)
+            if session.seats != session.saved_seats:
+                await self._write_seats(session)
+            if change.drop_moves_from is not None:
+                await self.db.execute(
+                    "DELETE FROM moves WHERE session_id=? AND ply>=?", (session.id, change.drop_moves_from)
+                )
+            if change.move is not None:
+                m = change.move
+                await self.db.execute(
+                    "INSERT INTO moves (session_id, ply, seat, move, by_ai, state_before, at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (session.id, m.ply, m.seat, m.move, int(m.by_ai), json.dumps(m.state_before), m.at),
+                )
+            if change.results:
+                await self.db.executemany(
+                    "INSERT INTO results (session_id, seat, user_id, name, game, rank, result, score, at, role)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(session.id, r.seat, r.user_id, r.name, session.game, r.rank, r.result, r.score,
+                      session.updated_at, r.role) for r in change.results],
+                )  # fmt: skip
+                await rate_finished(SQLiteTx(self.db), session.id or 0)
+        session.version += 1
+        session.saved_seats = [replace(seat) for seat in session.seats]
+
+    @_guarded
+    async def move_channel(self, old: str, new: str) -> None:
+        async with self._transaction():
+            await self.db.execute("UPDATE sessions SET channel=? WHERE channel=?", (new, old))
+            await self.db.execute("UPDATE OR REPLACE channel_settings SET channel=? WHERE channel=?", (new, old))
+
+    @contextlib.asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[None]:
+        """One write transaction on the connection: committed when the block ends, else rolled back.
+        SQLite rolls back by itself on some errors (a full disk): then the error is raised as it
+        is, not hidden behind a failed ROLLBACK."""
+        async with self._lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+                await self.db.execute("COMMIT")
+            except BaseException:
+                if self.db.in_transaction:
+                    try:
+                        await self.db.execute("ROLLBACK")
+                    except sqlite3.Error:
+                        log.exception("rolling back failed")
+                raise
+
+    @contextlib.asynccontextmanager
+    async def _reading(self) -> AsyncIterator[Tx]:
+        try:
+            async with self._lock:
+                yield SQLiteTx(self.db)
+        except sqlite3.Error as error:
+            raise StorageUnavailable(str(error)) from error
+
+    @contextlib.asynccontextmanager
+    async def _writing(self) -> AsyncIterator[Tx]:
+        try:
+            async with self._transaction():
+                yield SQLiteTx(self.db)
+        except sqlite3.Error as error:
+            raise StorageUnavailable(str(error)) from error
+
+    async def _write_seats(self, session: Session) -> None:
+        await self.db.executemany(
+            "INSERT INTO seats (session_id, seat, user_id, name, handle, ai_level, away, accepted)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session_id, seat) DO UPDATE SET"
+            " user_id=excluded.user_id, name=excluded.name, handle=excluded.handle, ai_level=excluded.ai_level,"
+            " away=excluded.away, accepted=excluded.accepted",
+            [(session.id, s.seat, s.user_id, s.name, s.handle, s.ai_level, int(s.away), int(s.accepted))
+             for s in session.seats],
+        )  # fmt: skip
+
+    @_guarded
+    async def active(self, channel: str) -> Session | None:
+        return await self._one(f"SELECT * FROM sessions WHERE channel=? AND {ACTIVE}", channel)
+
+    @_guarded
+    async def latest(self, channel: str) -> Session | None:
+        return await self._one("SELECT * FROM sessions WHERE channel=? ORDER BY id DESC LIMIT 1", channel)
+
+    @_guarded
+    async def get(self, session_id: int) -> Session | None:
+        return await self._one("SELECT * FROM sessions WHERE id=?", session_id)
+
+    @_guarded
+    async def active_sessions(self) -> list[Session]:
+        return await self._many(f"SELECT * FROM sessions WHERE {ACTIVE} ORDER BY id")
+
+    @_guarded
+    async def next_deadline(self) -> float | None:
+        async with self._lock:
+            sql = f"SELECT MIN(deadline) FROM sessions WHERE deadline IS NOT NULL AND {ACTIVE}"
+            return (await (await self.db.execute(sql)).fetchone())[0]
+
+    async def _one(self, sql: str, *params: Any) -> Session | None:
+        found = await self._many(sql, *params)
+        return found[0] if found else None
+
+    async def _many(self, sql: str, *params: Any) -> list[Session]:
+        """Sessions with their seats, read in one query (one trip to the database thread)."""
+        query = (
+            "SELECT s.*, (SELECT json_group_array(json_array(seat, user_id, name, handle, ai_level, away, accepted))"
+            f" FROM seats WHERE session_id=s.id) AS seat_rows FROM ({sql}) AS s"
+        )
+        async with self._lock:
+            rows = await self.db.execute_fetchall(query, params)
+        return [session_of(row, json.loads(row["seat_rows"])) for row in rows]
+
+    # --- one command of a channel at a time -------------------------------------------------
+    @contextlib.asynccontextmanager
+    async def exclusive(self, channel: str) -> AsyncIterator[None]:
+        yield  # one process per file: the host's lock is enough
+
+    # --- background work --------------------------------------------------------------------
+    @_guarded
+    async def claim(self, now: float, owner: str, lease: float,
+                    platforms: Sequence[str] | None = None) -> list[Session]:  # fmt: skip
+        names = {f"p{n}": name for n, name in enumerate(platforms or ())}
+        served = "" if platforms is None else \
+            f" AND substr(channel, 1, instr(channel, ':') - 1) IN ({', '.join(':' + n for n in names)})"  # fmt: skip
+        async with self._lock:
+            rows = await self.db.execute_fetchall(
+                f"UPDATE sessions SET lease_owner=:owner, lease_until={NOW} + :lease WHERE {ACTIVE}"
+                f" AND ((deadline IS NOT NULL AND deadline<=:now) OR (bot_turn=1 AND status='playing')) AND {FREE}"
+                f"{served} RETURNING id",
+                {"owner": owner, "lease": lease, "now": now, **names},
+            )
+        if not rows:
+            return []
+        found = await self._many(f"SELECT * FROM sessions WHERE id IN ({','.join(str(r[0]) for r in rows)})")
+        return sorted(found, key=lambda s: (s.deadline is None, s.deadline or 0.0, s.id))
+
+    @_guarded
+    async def claim_session(self, session_id: int, owner: str, lease: float) -> bool:
+        async with self._lock:
+            cursor = await self.db.execute(
+                f"UPDATE sessions SET lease_owner=:owner, lease_until={NOW} + :lease WHERE id=:id AND {FREE}",
+                {"owner": owner, "lease": lease, "id": session_id},
+            )
+            return cursor.rowcount == 1
+
+    @_guarded
+    async def release(self, owner: str, session_ids: Sequence[int] | None = None) -> None:
+        async with self._lock:
+            if session_ids is None:
+                await self.db.execute("UPDATE sessions SET lease_owner=NULL, lease_until=NULL WHERE lease_owner=?",
+                                      (owner,))  # fmt: skip
+            else:
+                await self.db.executemany(
+                    "UPDATE sessions SET lease_owner=NULL, lease_until=NULL WHERE id=? AND lease_owner=?",
+                    [(i, owner) for i in session_ids],
+                )
+
+    # --- moves, results, settings ---------------------------------------------------
+    @_guarded
+    async def moves(self, session_id: int) -> list[MoveRow]:
+        async with self._lock:
+            rows = await self.db.execute_fetchall("SELECT * FROM moves WHERE session_id=? ORDER BY ply", (session_id,))
+        return [move_of(r) for r in rows]
+
+    @_guarded
+    async def stats(self, user_id: str) -> list[dict[str, Any]]:
+        return await self._rows(
+            "SELECT game, SUM(result='win') AS wins, SUM(result='loss') AS losses, SUM(result='draw') AS draws,"
+            " SUM(score) AS points, MAX(name) AS name FROM results WHERE user_id=?"
+            " GROUP BY game ORDER BY game",
+            user_id,
+        )
+
+    @_guarded
+    async def leaderboard(self, game: str | None, limit: int = 10) -> list[dict[str, Any]]:
+        where = "WHERE game=?" if game else ""
+        params = (game,) if game else ()
+        return await self._rows(
+            "SELECT user_id, (SELECT name FROM results r2 WHERE r2.user_id=results.user_id ORDER BY at DESC LIMIT 1)"
+            " AS name, SUM(result='win') AS wins, SUM(result='loss') AS losses, SUM(result='draw') AS draws,"
+            f" COUNT(*) AS games FROM results {where} GROUP BY user_id"
+            " ORDER BY wins DESC, CAST(wins AS REAL) / games DESC, games DESC, name LIMIT ?",
+            *params,
+            limit,
+        )
+
+    @_guarded
+    async def setting(self, channel: str, key: str) -> str | None:
+        rows = await self._rows("SELECT value FROM channel_settings WHERE channel=? AND key=?", channel, key)
+        return rows[0]["value"] if rows else None
+
+    @_guarded
+    async def set_setting(self, channel: str, key: str, value: str) -> None:
+        async with self._lock:
+            await self.db.execute(
+                "INSERT INTO channel_settings (channel, key, value) VALUES (?, ?, ?)"
+                " ON CONFLICT (channel, key) DO UPDATE SET value=excluded.value",
+                (channel, key, value),
+            )
+
+    async def _rows(self, sql: str, *params: Any) -> list[dict[str, Any]]:
+        async with self._lock:
+            rows = await self.db.execute_fetchall(sql, params)
+        return [dict(r) for r in rows]

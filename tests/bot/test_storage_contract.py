@@ -1,0 +1,161 @@
+"""The storage contract, method by method, on both databases with the same expectations: what
+one backend answers, the other answers the same (stats, leaderboards, their order), and
+background work is held by one owner at a time until it lets go or its lease runs out."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from bot.session import Change, ChannelBusy, Conflict, Result, Seat, Session, SessionStatus
+from bot.storage import Storage, open_storage
+from bot.storage.contract import Storage as Contract
+from bot.storage.postgres import PostgresStorage
+from bot.storage.sqlite import SQLiteStorage
+from tests.conftest import BOTH
+from tests.postgres import database_clock, scalar
+
+BACKENDS = BOTH
+NOW = 1_700_000_000.0
+
+
+@pytest.fixture
+async def store(database: Path | str):
+    opened = await open_storage(str(database))
+    yield opened
+    await opened.close()
+
+
+def a_session(channel: str, status: SessionStatus = SessionStatus.LOBBY, deadline: float | None = None,
+              bot_turn: bool = False, players: tuple[str, ...] = ("alice", "bob")) -> Session:  # fmt: skip
+    seats = [Seat(n, f"u:{name}", name.title()) for n, name in enumerate(players)]
+    return Session(channel=channel, game="nim", status=status, options={"heaps": [3, 4]}, seed=2**61 + 5,
+                   seats=seats, starter="u:alice", turn_seconds=300, created_at=NOW, updated_at=NOW,
+                   state={"heaps": [3, 4]}, deadline=deadline, bot_turn=bot_turn)  # fmt: skip
+
+
+def test_both_backends_implement_every_method_of_the_contract() -> None:
+    assert not SQLiteStorage.__abstractmethods__ and not PostgresStorage.__abstractmethods__
+    assert issubclass(SQLiteStorage, Contract) and issubclass(PostgresStorage, Contract)
+
+
+async def test_a_session_reads_back_as_it_was_written(store: Storage) -> None:
+    created = await store.create(a_session("c:1", SessionStatus.PLAYING, deadline=NOW + 1.5, bot_turn=True))
+    read = await store.get(created.id or 0)
+    assert read == created and read.seed == 2**61 + 5 and read.bot_turn
+    assert [s.name for s in read.seats] == ["Alice", "Bob"]
+    assert await store.active("c:1") == created and await store.latest("c:1") == created
+    assert [s.id for s in await store.active_sessions()] == [created.id]
+    assert await store.next_deadline() == NOW + 1.5
+
+
+async def test_one_active_session_per_channel_and_stale_saves(store: Storage) -> None:
+    first = await store.create(a_session("c:1"))
+    with pytest.raises(ChannelBusy):
+        await store.create(a_session("c:1"))
+    stale = await store.get(first.id or 0)
+    first.seats[1].away = True
+    await store.save(first)
+    stale.state = {"heaps": [0, 0]}
+    with pytest.raises(Conflict):
+        await store.save(stale, Change(results=[Result(0, "u:alice", "Alice", 1, "win")]))
+    stored = await store.get(first.id or 0)
+    assert stored.state == {"heaps": [3, 4]} and stored.seats[1].away and stored.version == 1
+    assert await store.stats("u:alice") == []  # the stale save's results were not written either
+
+
+async def finished(store: Storage, channel: str, results: list[tuple[str, str, str, float | None]],
+                   at: float) -> None:  # fmt: skip
+    """A finished game with `results`: (user id, name, win/loss/draw, score)."""
+    session = await store.create(a_session(channel, players=tuple(r[0] for r in results)))
+    session.status, session.updated_at = SessionStatus.FINISHED, at
+    await store.save(session, Change(results=[Result(n, user, name, 1 if result == "win" else 2, result, score)
+                                              for n, (user, name, result, score) in enumerate(results)]))  # fmt: skip
+
+
+async def test_stats_and_leaderboards_are_the_same_on_both(store: Storage) -> None:
+    await finished(store, "c:1", [("u:b", "bob", "win", 2.0), ("u:a", "Alice", "loss", -2.0)], NOW)
+    await finished(store, "c:2", [("u:a", "Alice", "win", None), ("u:c", "Ängel", "loss", None)], NOW + 1)
+    await finished(store, "c:3", [("u:a", "Alice", "draw", 0.5), ("u:b", "Bob", "draw", None)], NOW + 2)
+    await finished(store, "c:4", [("u:c", "Ängel", "win", None), ("u:d", "Zed", "loss", None)], NOW + 3)
+    assert await store.stats("u:a") == [{"game": "nim", "wins": 1, "losses": 1, "draws": 1, "points": -1.5,
+                                         "name": "Alice"}]  # fmt: skip
+    assert await store.stats("u:b") == [{"game": "nim", "wins": 1, "losses": 0, "draws": 1, "points": 2.0,
+                                         "name": "bob"}]  # fmt: skip (MAX(name) by code point: "bob" > "Bob")
+    board = await store.leaderboard(None)
+    # One win each for Alice, Bob, Ängel: by win rate, then games, then name by code point ("Bob" < "Ängel").
+    assert [(r["name"], r["wins"], r["losses"], r["draws"], r["games"]) for r in board] == [
+        ("Bob", 1, 0, 1, 2), ("Ängel", 1, 1, 0, 2), ("Alice", 1, 1, 1, 3), ("Zed", 0, 1, 0, 1)]  # fmt: skip
+    assert [r["user_id"] for r in await store.leaderboard("nim", limit=2)] == ["u:b", "u:c"]
+    assert await store.leaderboard("gomoku") == []
+
+
+async def test_settings_and_a_chat_that_changed_its_id(store: Storage) -> None:
+    assert await store.setting("c:old", "lang") is None
+    await store.set_setting("c:old", "lang", "zh")
+    await store.set_setting("c:old", "lang", "en")
+    await store.set_setting("c:old", "telegram.board", "7")
+    await store.set_setting("c:new", "lang", "zh")  # the new id already had a setting: the old one wins
+    session = await store.create(a_session("c:old"))
+    await store.move_channel("c:old", "c:new")
+    assert (await store.active("c:new")).id == session.id and await store.active("c:old") is None
+    assert await store.setting("c:new", "lang") == "en" and await store.setting("c:new", "telegram.board") == "7"
+    assert await store.setting("c:old", "lang") is None
+
+
+async def test_work_is_held_by_one_owner_until_released(store: Storage) -> None:
+    lobby = await store.create(a_session("c:lobby", deadline=NOW - 1))  # its wait is over
+    later = await store.create(a_session("c:later", deadline=NOW + 60))  # not yet
+    bot = await store.create(a_session("c:bot", SessionStatus.PLAYING, bot_turn=True))  # a bot to move
+    over = await store.create(a_session("c:over", SessionStatus.PLAYING, deadline=NOW - 2))
+    claimed = await store.claim(NOW, "A", 60)
+    assert [s.id for s in claimed] == [over.id, lobby.id, bot.id]  # deadlines first, the soonest first
+    assert claimed[0].seats == over.seats and claimed[2].bot_turn
+    assert await store.claim(NOW, "B", 60) == []  # A holds them all
+    assert [s.id for s in await store.claim(NOW, "A", 60)] == [over.id, lobby.id, bot.id]  # A again: its own
+    assert not await store.claim_session(bot.id or 0, "B", 60)
+    await store.release("A", [bot.id or 0])
+    assert await store.claim_session(bot.id or 0, "B", 60)
+    assert [s.id for s in await store.claim(NOW + 61, "B", 60)] == [later.id, bot.id]  # later's wait is over too
+    await store.release("A")
+    assert [s.id for s in await store.claim(NOW, "B", 60)] == [over.id, lobby.id, bot.id]
+
+
+async def past_the_lease_of(store: Storage, *sessions: Session) -> None:
+    """Wait until the database's clock is past the leases `sessions` have now."""
+    until = max([await scalar(store, "SELECT lease_until FROM sessions WHERE id=?", s.id) for s in sessions])
+    async with asyncio.timeout(30):  # only turns a hang into a failure
+        while await database_clock(store) <= until:
+            await asyncio.sleep(0.05)
+
+
+async def test_a_lease_runs_out_unless_claimed_again(store: Storage) -> None:
+    kept = await store.create(a_session("c:kept", SessionStatus.PLAYING, bot_turn=True))
+    lost = await store.create(a_session("c:lost", SessionStatus.PLAYING, bot_turn=True))
+    assert await store.claim_session(kept.id or 0, "A", 0.5)
+    assert await store.claim_session(lost.id or 0, "A", 0.5)
+    await past_the_lease_of(store, lost)
+    assert await store.claim_session(kept.id or 0, "A", 60)  # A still works on `kept`: its lease renewed
+    assert [s.id for s in await store.claim(NOW, "B", 60)] == [lost.id]  # `lost` ran out: B takes it
+    assert not await store.claim_session(lost.id or 0, "A", 60)  # too late for A
+
+
+async def test_each_pass_of_claims_renews_what_the_process_holds(store: Storage) -> None:
+    bot = await store.create(a_session("c:bot", SessionStatus.PLAYING, bot_turn=True))
+    assert await store.claim_session(bot.id or 0, "A", 0.5)  # A's bot starts thinking
+    first = await scalar(store, "SELECT lease_until FROM sessions WHERE id=?", bot.id)
+    assert [s.id for s in await store.claim(NOW, "A", 60)] == [bot.id]  # A's next pass
+    async with asyncio.timeout(30):
+        while await database_clock(store) <= first:
+            await asyncio.sleep(0.05)
+    assert await store.claim(NOW, "B", 60) == []  # past the first lease, A holds it all the same
+
+
+async def test_a_process_claims_work_only_in_channels_of_its_platforms(store: Storage) -> None:
+    on_discord = await store.create(a_session("discord:1", deadline=NOW - 1))
+    on_telegram = await store.create(a_session("telegram:-5", SessionStatus.PLAYING, bot_turn=True))
+    assert await store.claim(NOW, "console only", 60, ["console"]) == []
+    assert [s.id for s in await store.claim(NOW, "discord", 60, ["discord"])] == [on_discord.id]
+    assert [s.id for s in await store.claim(NOW, "both", 60, ["discord", "telegram"])] == [on_telegram.id]
