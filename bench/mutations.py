@@ -48,11 +48,13 @@ def m(name: str, path: str, old: str, new: str, tests: str, why: str) -> Mutatio
 
 MUTATIONS = [
     # --- storage and the order of commit and reply ---
-    m("store.version", "bot/store.py", " WHERE id=? AND version=?\",", " WHERE id=? AND ?>=0\",",
+    m("store.version", "bot/storage/sqlite.py", " WHERE id=? AND version=?\",", " WHERE id=? AND ?>=0\",",
       "tests/bot/test_promises.py tests/bot/test_conflict.py", "a stale write overwrites (no version check)"),
-    m("store.conflict", "bot/store.py", "            if cursor.rowcount != 1:\n                raise Conflict(session.id)",
+    m("store.pg_version", "bot/storage/postgres.py", " WHERE id=$12 AND version=$13\",", " WHERE id=$12 AND $13>=0\",",
+      "tests/bot/test_promises.py", "PostgreSQL: a stale write overwrites (no version check)"),
+    m("store.conflict", "bot/storage/sqlite.py", "            if cursor.rowcount != 1:\n                raise Conflict(session.id)",
       "            pass", "tests/bot/test_promises.py tests/bot/test_conflict.py", "a write that found nothing passes"),
-    m("store.move_row", "bot/store.py", "            if change.move is not None:", "            if False:",
+    m("store.move_row", "bot/storage/sqlite.py", "            if change.move is not None:", "            if False:",
       "tests/bot/test_persistence.py tests/bot/test_promises.py", "moves are not recorded"),
     m("core.commit_after_reply", "bot/core.py", "        await self.store.save(session, change)\n",
       "        async def later() -> None:\n            await asyncio.sleep(0.2)\n            await self.store.save(session, "
@@ -66,8 +68,8 @@ MUTATIONS = [
       "commands of one channel run at once"),
     m("host.stale_buttons", "bot/host.py", "    return version == \"*\" or int(version) == session.version",
       "    return True", "tests/bot/test_flows.py tests/discord/test_running.py", "an old button still acts"),
-    m("host.conflict_escapes", "bot/host.py", "            except Conflict:\n                replies = [private(reader, "
-      "t(\"host.try_again\"))]", "", "tests/bot/test_conflict.py", "a Conflict escapes Host.handle"),
+    m("host.conflict_escapes", "bot/host.py", "        except Conflict:\n            replies = [private(reader, "
+      "t(\"host.try_again\"))]\n", "", "tests/bot/test_conflict.py", "a Conflict escapes Host.handle"),
     # --- background play ---
     m("autoplay.no_timer_loop", "bot/autoplay.py", "        self.spawn(self._timer_loop())", "        pass",
       "tests/bot/test_timers.py", "the timer loop never starts"),

@@ -1,4 +1,4 @@
-"""A stale write changes nothing, with two hosts on one database whose reads and writes are
+"""A stale write changes nothing, with two hosts on one SQLite file whose reads and writes are
 interleaved on purpose: both read the session before either writes. Without the store's version
 check both moves would be applied; with it the second host's write raises Conflict, which it
 answers "try again". (tests/bot/test_promises.py has the store-level case and a free race.)"""
@@ -8,18 +8,26 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from bot.ai import AIRunner
 from bot.host import Host
 from bot.model import Event
-from bot.store import Store
+from bot.storage import open_storage
 from tests.bot.test_promises import moves_seen_by_another_connection
-from tests.conftest import ALICE, BOB, Clock, close_table, open_table
+from tests.conftest import ALICE, BOB, BOTH, Clock, close_table, open_table
+
+BACKENDS = BOTH
 
 
-async def test_the_second_of_two_interleaved_hosts_gets_a_conflict_and_changes_nothing(tmp_path: Path) -> None:
-    db = tmp_path / "shared.db"
+# On PostgreSQL a channel's lock is the database's (an advisory lock): the second host cannot read
+# before the first has written, so this interleaving cannot happen there (test_promises.py races
+# two hosts on both).
+@pytest.mark.backends("sqlite")
+async def test_the_second_of_two_interleaved_hosts_gets_a_conflict_and_changes_nothing(database: Path | str) -> None:
+    db = database
     table = await open_table(db, Clock())
-    other_store = await Store.open(str(db))
+    other_store = await open_storage(str(db))
     other = Host(other_store, AIRunner(0), clock=table.clock)
     try:
         await table.say(ALICE, "/nim start 3 4 5")
@@ -49,7 +57,7 @@ async def test_the_second_of_two_interleaved_hosts_gets_a_conflict_and_changes_n
         ), 60)  # fmt: skip
         assert any("Alice took 2 stones from heap 1" in r.text for r in here)
         assert [r.text for r in there] == ["The game changed at the same moment; please try again."]
-        assert moves_seen_by_another_connection(db) == 1
+        assert await moves_seen_by_another_connection(db) == 1
         assert (await table.store.active(table.channel)).state["heaps"] == [1, 4, 5]
     finally:
         table.store.save = save_here

@@ -62,6 +62,12 @@ def check_drawn(drawn: dict[str, Any], state: Any, owner: int | None, rng: rando
         assert drawn["viewer"] == owner and drawn["view"]["hand"] == list(state.hands[owner])
 
 
+def moves_in(db: Path) -> int:
+    """The moves another connection to the SQLite file sees (adapter tests run on SQLite)."""
+    with sqlite3.connect(db) as other:
+        return other.execute("SELECT COUNT(*) FROM moves").fetchone()[0]
+
+
 def state_in(db: Path, channel: str) -> Any:
     """The Dou Dizhu state of the channel's latest session, read through another connection."""
     with sqlite3.connect(db) as other:

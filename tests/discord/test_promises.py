@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.bot.test_promises import moves_seen_by_another_connection
+from tests.bot.test_hidden_pictures import moves_in
 from tests.discord.conftest import Bot, board_saying, first_channel, run
 from tests.discord.fake import ALICE, BOB, FakeDiscord, Message
 
@@ -17,7 +17,7 @@ def watch_boards(fake: FakeDiscord, db: Path) -> list[tuple[str, int]]:
 
     def watch(message: Message) -> None:
         if message.png is not None and message.edits == 0:
-            seen.append((message.content, moves_seen_by_another_connection(db)))
+            seen.append((message.content, moves_in(db)))
 
     fake.watchers.append(watch)
     return seen

@@ -4,7 +4,7 @@ database already holds the move (a typed move, and the bot's own move sent unask
 
 from __future__ import annotations
 
-from tests.bot.test_promises import moves_seen_by_another_connection
+from tests.bot.test_hidden_pictures import moves_in
 from tests.telegram.conftest import GROUP, World, two_player_nim
 from tests.telegram.standin import Call
 
@@ -15,7 +15,7 @@ def watch_boards(world: World) -> list[tuple[str, int]]:
 
     def watch(call: Call) -> None:
         if call.method == "editMessageMedia" and call.chat_id == GROUP:
-            seen.append((call.text.splitlines()[0], moves_seen_by_another_connection(world.table.db)))
+            seen.append((call.text.splitlines()[0], moves_in(world.table.db)))
 
     world.api.watchers.append(watch)
     return seen
