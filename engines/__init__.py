@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from functools import cache
@@ -42,4 +43,5 @@ def think(game: str, state: JSON, seat: int, level: str, seed: int, limit: Limit
     result = g.ai(s, seat, level, limit or g.levels[level], random.Random(seed))
     info = AIInfo(result.info)
     info["seconds"], info["cpu"] = time.perf_counter() - started, time.process_time() - cpu
+    info["pid"] = os.getpid()
     return g.move_text(s, result.move), info

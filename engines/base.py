@@ -244,6 +244,7 @@ class AIInfo(TypedDict, total=False):
     reason: str  # why it stopped early or chose without searching: "forced", "win", "seconds", ...
     seconds: float  # wall time taken (filled in by `engines.think`)
     cpu: float  # CPU time of the thinking process (filled in by `engines.think`)
+    pid: int  # the thinking process (filled in by `engines.think`): not the host's, with worker processes
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ import logging
 from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -17,6 +18,7 @@ from bot.ai import AIRunner
 from bot.host import Host
 from bot.storage import Storage, open_storage
 from tests.discord.fake import TOKEN, FakeDiscord, Interaction, Message, Person
+from tests.pictures import PICTURE_SMALLEST, picture
 
 
 @dataclass
@@ -44,10 +46,11 @@ async def start_bot(
     guilds: Sequence[int] | None = None,
     shard_count: int | None = None,
     shard_ids: Sequence[int] | None = None,
+    **host_options: Any,
 ) -> Bot:
     store = await open_storage(str(db))
     ai = ai or AIRunner(0)
-    host = Host(store, ai)
+    host = Host(store, ai, **host_options)
     bot = DiscordBot(host, TOKEN, guilds=fake.guild_ids if guilds is None else guilds, api=fake.api,
                      gateway=fake.gateway, shard_count=shard_count, shard_ids=shard_ids,
                      guild_ready_timeout=0.05)  # fmt: skip
@@ -73,6 +76,10 @@ async def fake() -> AsyncIterator[FakeDiscord]:
     yield server
     await server.close()
     assert not server.unknown, f"the bot made requests the stand-in does not know: {server.unknown}"
+    assert not server.refused, f"Discord would have refused messages the bot sent: {server.refused}"
+    for name, data in server.uploads:  # every picture the bot sent decodes, is board-sized and not blank
+        if name.endswith(".png"):
+            picture(data, smallest=PICTURE_SMALLEST)
     late = {i.id: i.refused for i in server.interactions.values() if i.refused}
     assert not late, f"Discord refused calls about interactions: {late}"
 

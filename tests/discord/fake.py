@@ -10,6 +10,18 @@ option the bot did not declare cannot be used). Like Discord it refuses a
 callback after 3 seconds or a second callback, and a first follow-up after a
 deferred "thinking" replaces that message.
 
+It refuses what Discord refuses: a message (posted, an interaction's response or
+follow-up, or an edit) over Discord's documented limits, listed in
+tests/discord/refusals.py (content 2,000 characters, 5 action rows of 5 buttons,
+labels 80, custom ids 1-100 and unique, embeds, attachments that do not match
+what the payload declares), with 400 and code 50035 (50006 for an empty message),
+kept in `refused`; a command sync Discord refuses (`_invalid_commands`).
+`rate_limit` makes a route answer 429 as Discord does (the JSON body with
+`retry_after` and `global`, the `Retry-After` and `X-RateLimit-*` headers and the
+`Via` header that tells discord.py it is Discord and not Cloudflare); until
+`retry_after` has passed, every request to that bucket (every request at all for
+a global limit) is answered 429 again and kept in `early`.
+
 Everything it records is behind one condition: tests `wait` for what a user
 would see, never sleep.
 """
@@ -19,6 +31,8 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import math
+import re
 import secrets
 import time
 from collections.abc import Callable
@@ -26,6 +40,8 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from aiohttp import WSMsgType, web
+
+from tests.discord.refusals import message_problem
 
 T = TypeVar("T")
 
@@ -96,6 +112,10 @@ class Message:
         return next((data for _, data in self.files if data.startswith(b"\x89PNG\r\n\x1a\n")), None)
 
     @property
+    def attachment_ids(self) -> set[str]:
+        return {str(self.id * 10 + i) for i in range(len(self.files))}
+
+    @property
     def buttons(self) -> list[dict[str, Any]]:
         return [b for row in self.components for b in row.get("components", []) if b.get("type") == 2]
 
@@ -150,6 +170,23 @@ class Interaction:
         return [m for m in shown + self.followups if not m.deleted]
 
 
+@dataclass
+class RateLimit:
+    """The next `count` requests matching `method` and the path pattern get a 429."""
+
+    method: str
+    path: str  # a regular expression the request's path (after /api/v10/) must match
+    count: int
+    retry_after: float
+    is_global: bool = False
+
+
+def bucket(method: str, path: str) -> str:
+    """A route's rate-limit bucket: one message's id does not make a bucket of its own."""
+    route = re.sub(r"(messages)/[0-9]+", r"\1/:id", path)
+    return f"{method} {route}"
+
+
 class FakeDiscord:
     def __init__(self, *, heartbeat_ms: int = 45_000, guilds: tuple[int, ...] = (), channels: int = 2,
                  recommended_shards: int = 1) -> None:  # fmt: skip
@@ -166,6 +203,13 @@ class FakeDiscord:
         self.acks: list[float] = []
         self.unknown: list[str] = []  # requests the stand-in does not know (a test fails on any)
         self.requests: list[tuple[str, str]] = []
+        self.watchers: list[Callable[[Message], None]] = []  # called with each message as it is posted or edited
+        self.uploads: list[tuple[str, bytes]] = []  # (file name, bytes) of every file the bot uploaded
+        self.refused: list[str] = []  # messages refused as Discord refuses them (400)
+        self.limits: list[RateLimit] = []
+        self.limited: list[tuple[float, str, str]] = []  # (monotonic time, method, path) of each 429
+        self.early: list[tuple[str, str]] = []  # requests made before the retry_after of a 429 had passed
+        self._blocked: dict[str, float] = {}  # bucket ("*" for global) -> until when (monotonic)
         self._sockets: dict[int, tuple[web.WebSocketResponse, list[int]]] = {}  # shard id -> (socket, seq)
         self._ids = itertools.count(1)
         self._changed = asyncio.Condition()
@@ -392,9 +436,18 @@ class FakeDiscord:
         return interaction
 
     # --- REST ----------------------------------------------------------------------------------
+    def rate_limit(self, method: str, path: str, count: int = 1, retry_after: float = 0.5,
+                   is_global: bool = False) -> RateLimit:  # fmt: skip
+        limit = RateLimit(method, path, count, retry_after, is_global)
+        self.limits.append(limit)
+        return limit
+
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         path = request.match_info["path"]
         self.requests.append((request.method, path))
+        if (limited := self._rate_limited(request.method, path)) is not None:
+            await self._changed_now()
+            return limited
         if path.startswith("interactions/"):
             response = await self._callback(request, path)  # carries its own token, not the bot's
         elif path.startswith("webhooks/"):
@@ -405,6 +458,43 @@ class FakeDiscord:
             response = await self._bot_request(request, path)
         await self._changed_now()
         return response
+
+    def _rate_limited(self, method: str, path: str) -> web.Response | None:
+        """A 429 as Discord sends it, if this request hits a queued limit or comes too early."""
+        now, key = time.monotonic(), bucket(method, path)
+        until = max(self._blocked.get(key, 0.0), self._blocked.get("*", 0.0))
+        is_global = self._blocked.get("*", 0.0) > now
+        if until > now:
+            self.early.append((method, path))
+            return self._too_many(method, path, until - now, is_global)
+        limit = next((lim for lim in self.limits if lim.count > 0 and lim.method == method
+                      and re.fullmatch(lim.path, path)), None)  # fmt: skip
+        if limit is None:
+            return None
+        limit.count -= 1
+        self._blocked["*" if limit.is_global else key] = now + limit.retry_after
+        return self._too_many(method, path, limit.retry_after, limit.is_global)
+
+    def _too_many(self, method: str, path: str, retry_after: float, is_global: bool) -> web.Response:
+        self.limited.append((time.monotonic(), method, path))
+        body = {"message": "You are being rate limited.", "retry_after": round(retry_after, 3), "global": is_global,
+                "code": 0}  # fmt: skip
+        headers = {
+            "Content-Type": "application/json", "Retry-After": str(math.ceil(retry_after)),
+            "X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0",
+            "X-RateLimit-Reset": f"{time.time() + retry_after:.3f}", "X-RateLimit-Reset-After": f"{retry_after:.3f}",
+            "X-RateLimit-Bucket": f"{abs(hash(bucket(method, path))):x}",
+            "X-RateLimit-Scope": "global" if is_global else "user", "Via": "1.1 google",
+        }  # fmt: skip
+        if is_global:
+            headers["X-RateLimit-Global"] = "true"
+        return web.Response(status=429, body=json.dumps(body).encode(), headers=headers)
+
+    def _refuse(self, problem: str) -> web.Response:
+        self.refused.append(problem)
+        if problem == "Cannot send an empty message":
+            return _error(400, 50006, problem)
+        return _error(400, 50035, f"Invalid Form Body: {problem}")
 
     async def _bot_request(self, request: web.Request, path: str) -> web.StreamResponse:
         method, parts = request.method, path.split("/")
@@ -434,15 +524,33 @@ class FakeDiscord:
                 return _error(404, 10003, "Unknown Channel")
             if method == "POST" and len(parts) == 3:
                 payload, files = await _read(request)
+                if problem := message_problem(payload, files, new=True):
+                    return self._refuse(problem)
                 message = self._store(channel, payload, files)
                 return _json(message.payload())
             message = self.messages.get(int(parts[3])) if len(parts) == 4 else None
             if message is None or message.deleted or message.channel_id != channel:
                 return _error(404, 10008, "Unknown Message")
-            if answer := await _on_message(method, message, request):
+            if answer := await self._on_message(method, message, request):
                 return answer
         self.unknown.append(f"{method} {path}")
         return _error(404, 0, f"404: the stand-in does not know {method} {path}")
+
+    async def _on_message(self, method: str, message: Message, request: web.Request) -> web.Response | None:
+        """GET, PATCH (edit) or DELETE one message, or None for another verb."""
+        if method == "PATCH":
+            payload, files = await _read(request)
+            if problem := message_problem(payload, files, new=False, kept=message.attachment_ids):
+                return self._refuse(problem)
+            _edit(message, payload, files)
+            self._seen(message, files)
+            return _json(message.payload())
+        if method == "DELETE":
+            message.deleted = True
+            return web.Response(status=204)
+        if method == "GET":
+            return _json(message.payload())
+        return None
 
     async def _callback(self, request: web.Request, path: str) -> web.StreamResponse:
         _, interaction_id, token, _ = path.split("/")
@@ -457,8 +565,10 @@ class FakeDiscord:
             interaction.refused.append("second callback")
             return _error(400, 40060, "Interaction has already been acknowledged.")
         payload, files = await _read(request)
-        interaction.callback, interaction.callback_after = payload, after
         kind, data = payload["type"], payload.get("data") or {}
+        if kind == 4 and (problem := message_problem(data, files, new=True)):
+            return self._refuse(problem)
+        interaction.callback, interaction.callback_after = payload, after
         if kind in (4, 5):  # a message, or "thinking…" to be replaced
             message = self._store(interaction.channel_id, data, files, interaction=interaction)
             message.loading = kind == 5
@@ -483,10 +593,13 @@ class FakeDiscord:
         method = request.method
         if method == "POST" and len(parts) == 3:
             payload, files = await _read(request)
+            if problem := message_problem(payload, files, new=True):
+                return self._refuse(problem)
             original = interaction.original
             if original is not None and original.loading and not original.deleted:
                 # Discord: the first follow-up after a deferred "thinking…" replaces it, keeping its flags.
                 _edit(original, payload, files)
+                self._seen(original, files)
                 return _json(original.payload())
             message = self._store(interaction.channel_id, payload, files, interaction=interaction)
             interaction.followups.append(message)
@@ -498,15 +611,21 @@ class FakeDiscord:
                 message = next((m for m in interaction.followups if m.id == int(parts[4])), None)
             if message is None or message.deleted:
                 return _error(404, 10008, "Unknown Message")
-            if answer := await _on_message(method, message, request):
+            if answer := await self._on_message(method, message, request):
                 return answer
         self.unknown.append(f"{method} {path}")
         return _error(404, 0, f"404: the stand-in does not know {method} {path}")
+
+    def _seen(self, message: Message, files: dict[str, tuple[str, bytes]]) -> None:
+        self.uploads += files.values()
+        for watch in self.watchers:  # a test looks at the world as the message arrives
+            watch(message)
 
     def _store(self, channel: int, payload: dict[str, Any], files: dict[str, tuple[str, bytes]],
                interaction: Interaction | None = None) -> Message:  # fmt: skip
         message = Message(self.snowflake(), channel, interaction=interaction)
         _edit(message, payload, files, edit=False)
+        self._seen(message, files)
         self.messages[message.id] = message
         return message
 
@@ -524,20 +643,6 @@ async def _read(request: web.Request) -> tuple[dict[str, Any], dict[str, tuple[s
         else:
             files[part.name or ""] = (part.filename or "", bytes(await part.read()))  # type: ignore[union-attr]
     return payload, files
-
-
-async def _on_message(method: str, message: Message, request: web.Request) -> web.Response | None:
-    """GET, PATCH (edit) or DELETE one message, or None for another verb."""
-    if method == "PATCH":
-        payload, files = await _read(request)
-        _edit(message, payload, files)
-        return _json(message.payload())
-    if method == "DELETE":
-        message.deleted = True
-        return web.Response(status=204)
-    if method == "GET":
-        return _json(message.payload())
-    return None
 
 
 def _edit(message: Message, payload: dict[str, Any], files: dict[str, tuple[str, bytes]], edit: bool = True) -> None:

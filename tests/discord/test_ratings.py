@@ -50,7 +50,8 @@ async def test_watch_mode_posts_a_board_on_every_move_and_anyone_may_cancel(fake
     posted = fake.channel(channel)
     assert len(posted) == session.ply + 1  # the first board, then a new one for every move
     assert all("took" in m.content for m in posted[1:]) and "wins" in posted[-1].content
-    assert boards(fake, channel) == [posted[-1]]  # each new board takes the picture from the one before
+    # Each new board takes the picture from the one before (an edit that follows the post: wait for it).
+    await fake.wait(lambda: boards(fake, channel) == [posted[-1]] or None)
     await run(fake, ALICE, "gomoku watch", channel, level="master", every=60)
     await board_saying(fake, channel, "The bots play each other")
     await run(fake, BOB, "cancel", channel)

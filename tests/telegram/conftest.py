@@ -11,6 +11,7 @@ import pytest
 
 from bot.adapters.telegram import Telegram, TelegramOptions
 from tests.conftest import Clock, Table, close_table, open_table
+from tests.pictures import PICTURE_SMALLEST, picture
 from tests.telegram.standin import TOKEN, BotAPI
 
 GROUP = -1001234
@@ -30,14 +31,18 @@ class World:
         await self.tg.stop()
         await close_table(self.table)
         await self.api.stop()
+        assert not self.api.broken_rules(), f"Telegram refused what the bot sent: {self.api.broken_rules()}"
+        for photo in self.api.photos():  # each decodes, is board-sized and not blank
+            picture(photo, smallest=PICTURE_SMALLEST)
 
 
-async def make_world(tmp_path: Path, clock: Clock, db: Path | str | None = None, **options: Any) -> World:
+async def make_world(tmp_path: Path, clock: Clock, db: Path | str | None = None,
+                     host_options: dict[str, Any] | None = None, **options: Any) -> World:  # fmt: skip
     api = BotAPI()
     await api.start()
     api.group(GROUP)
     people = api.person(101, "Alice", "alice"), api.person(102, "Bob", "bob"), api.person(103, "Carol")
-    table = await open_table(db or tmp_path / "games.db", clock)
+    table = await open_table(db or tmp_path / "games.db", clock, **(host_options or {}))
     options = {"poll_timeout": 5.0, "group_rate": 0, **options}
     tg = Telegram(table.host, TelegramOptions(TOKEN, api_url=api.url, **options))
     await tg.start()

@@ -4,6 +4,16 @@ Tests push updates (a user types, presses a button, uses inline mode) and look a
 calls the bot made. The bot's messages live here as Telegram would keep them: edits
 change them in place, and a press carries the message as it is now. Faults can be
 queued: `retry_after` answers 429 with a RetryAfter, as Telegram does under flood.
+
+It refuses what Telegram refuses (tests/telegram/refusals.py lists the documented limits:
+text and caption lengths after entity parsing, HTML Telegram cannot parse, inline keyboards
+and callback data, callback and inline answers, photos that are not images or too big), and
+also: an unknown method (404), a missing required field, an unknown chat, a message to edit,
+delete or reply to that is not there, a private chat the person never opened (403), an edit
+that changes nothing ("message is not modified"), an edit of another's message or of a text
+message into a photo, a command menu Telegram refuses. After a 429 the chat is in flood wait:
+every request of those methods to it is refused with 429 again until `retry_after` has
+passed (`early` lists them), as Telegram does; a client must wait it out.
 """
 
 from __future__ import annotations
@@ -12,6 +22,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import math
 import re
 import time
 from collections.abc import Callable
@@ -19,6 +30,9 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from aiohttp import web
+
+from tests.telegram import refusals
+from tests.telegram.refusals import ApiError
 
 TOKEN = "123456:STAND-IN"
 BOT = {
@@ -38,6 +52,8 @@ class Call:
     params: dict[str, Any]
     files: dict[str, bytes] = field(default_factory=dict)
     status: int = 200  # what the stand-in answered
+    at: float = field(default_factory=time.monotonic)  # when it came
+    description: str = ""  # why it was refused
 
     def file(self, value: Any) -> bytes | None:
         """The bytes behind a file parameter ("attach://name" or the field itself)."""
@@ -88,6 +104,11 @@ class BotAPI:
         self.menus: dict[str, dict[str, str]] = {}  # language code ("" for everyone) -> command -> description
         self.admins: set[tuple[int, int]] = set()
         self.faults: list[Fault] = []
+        self.watchers: list[Callable[[Call], None]] = []  # called with each request as it arrives
+        self.flood: dict[Any, tuple[float, set[str]]] = {}  # chat (or "bot") -> until when, for which methods
+        self.early: list[Call] = []
+        self.queries: set[str] = set()  # callback and inline queries sent to the bot
+        self.answered: set[str] = set()  # requests refused because the flood wait was not over
         self.url = ""
         self._update_ids = itertools.count(1)
         self._message_ids: dict[int, itertools.count[int]] = {}
@@ -124,23 +145,46 @@ class BotAPI:
         method = request.match_info["method"]
         params, files = await _read_body(request)
         call = Call(method, params, files)
+        for watch in self.watchers:  # a test looks at the world as the request arrives
+            watch(call)
+        if (waiting := self._flood_wait(call)) is not None:
+            self.early.append(call)
+            return await self._refuse(call, 429, f"Too Many Requests: retry after {waiting}",
+                                      {"parameters": {"retry_after": waiting}})  # fmt: skip
         fault = next((f for f in self.faults if method in f.methods and f.count > 0), None)
         if fault is not None:
             fault.count -= 1
+            retry = (fault.body.get("parameters") or {}).get("retry_after")
+            if fault.status == 429 and retry:
+                self.flood[_flood_key(params)] = (time.monotonic() + retry, set(fault.methods))
             call.status = fault.status
             await self._record(call)
             return web.json_response({"ok": False, **fault.body}, status=fault.status)
         if method == "getUpdates":
             return web.json_response({"ok": True, "result": await self._get_updates(params)})
+        serve = getattr(self, f"_api_{method}", None)
+        if serve is None:
+            return await self._refuse(call, 404, "Not Found")
         try:
-            result = getattr(self, f"_api_{method}")(params, call)
+            refusals.required(method, params, files)
+            result = serve(params, call)
         except ApiError as e:
-            call.status = e.status
-            await self._record(call)
-            return web.json_response({"ok": False, "error_code": e.status, "description": e.description},
-                                     status=e.status)  # fmt: skip
+            return await self._refuse(call, e.status, e.description)
         await self._record(call)
         return web.json_response({"ok": True, "result": result})
+
+    async def _refuse(self, call: Call, status: int, description: str, extra: dict[str, Any] | None = None
+                      ) -> web.Response:  # fmt: skip
+        call.status, call.description = status, description
+        await self._record(call)
+        return web.json_response({"ok": False, "error_code": status, "description": description, **(extra or {})},
+                                 status=status)  # fmt: skip
+
+    def _flood_wait(self, call: Call) -> int | None:
+        """Whole seconds left of the chat's flood wait for this method, or None."""
+        until, methods = self.flood.get(_flood_key(call.params), (0.0, set()))
+        left = until - call.at
+        return max(1, math.ceil(left)) if left > 0 and call.method in methods else None
 
     async def _record(self, call: Call) -> None:
         async with self._changed:
@@ -181,15 +225,29 @@ class BotAPI:
         return True
 
     def _api_sendChatAction(self, p: dict[str, Any], call: Call) -> Any:
+        self._chat(p["chat_id"])
+        if p["action"] not in refusals.CHAT_ACTIONS:
+            raise refusals.bad("wrong parameter action in request")
         return True
 
     def _api_answerCallbackQuery(self, p: dict[str, Any], call: Call) -> Any:
+        refusals.alert(p.get("text"))
+        self._answer_once(p["callback_query_id"])
         return True
 
     def _api_answerInlineQuery(self, p: dict[str, Any], call: Call) -> Any:
+        refusals.inline_results(p)
+        self._answer_once(p["inline_query_id"])
         return True
 
+    def _answer_once(self, query_id: str) -> None:
+        """A query the stand-in sent, answered once."""
+        if query_id not in self.queries or query_id in self.answered:
+            raise refusals.bad("query is too old and response timeout expired or query ID is invalid")
+        self.answered.add(query_id)
+
     def _api_getChatMember(self, p: dict[str, Any], call: Call) -> Any:
+        self._chat(p["chat_id"])
         user = self.chats.get(p["user_id"], {"id": p["user_id"], "first_name": "?"})
         person = {"id": user["id"], "is_bot": False, "first_name": user.get("first_name", "?")}
         if (p["chat_id"], p["user_id"]) in self.admins:
@@ -197,57 +255,128 @@ class BotAPI:
         return {"status": "member", "user": person}
 
     def _api_sendMessage(self, p: dict[str, Any], call: Call) -> Any:
+        refusals.message_text(p.get("text"), p.get("parse_mode"))
         return self._post(p, text=p["text"])
 
     def _api_sendPhoto(self, p: dict[str, Any], call: Call) -> Any:
+        refusals.caption(p.get("caption"), p.get("parse_mode"))
         image = call.photo
         if image is None:
-            raise ApiError(400, "Bad Request: there is no photo in the request")
-        message = self._post(p, caption=p.get("caption"), photo=self._photo())
+            raise refusals.bad("wrong file identifier/HTTP URL specified" if isinstance(p.get("photo"), str)
+                               else "there is no photo in the request")  # fmt: skip
+        size = refusals.photo(image)
+        message = self._post(p, caption=p.get("caption"), photo=self._photo(size))
         self.images[(p["chat_id"], message["message_id"])] = image
         return message
 
     def _api_editMessageMedia(self, p: dict[str, Any], call: Call) -> Any:
-        key = (p["chat_id"], p["message_id"])
-        message = self.messages.get(key)
-        if message is None:
-            raise ApiError(400, "Bad Request: message to edit not found")
+        media = p["media"]
+        if not isinstance(media, dict) or media.get("type") != "photo":
+            raise refusals.bad("can't parse InputMedia JSON object" if not isinstance(media, dict)
+                               else "the stand-in edits photos only")  # fmt: skip
+        refusals.caption(media.get("caption"), media.get("parse_mode"))
+        key, message = self._own_message(p)
+        if "photo" not in message:
+            raise refusals.bad("there is no media in the message to edit")
+        new_file = media.get("media")
+        known = next((size["file_id"] for size in message["photo"] if size["file_id"] == new_file), None)
+        if known is not None:  # the same picture again, by its file id
+            self._unchanged(message, photo=message["photo"], caption=media.get("caption") or "",
+                            markup=p.get("reply_markup"))  # fmt: skip
+            return message
         image = call.photo
         if image is None:
-            raise ApiError(400, "Bad Request: there is no media in the request")
-        message.pop("text", None)
-        message["photo"] = self._photo()
-        message["caption"] = p["media"].get("caption", "")
+            raise refusals.bad("can't find attached file" if str(new_file).startswith("attach://")
+                               else "wrong file identifier/HTTP URL specified")  # fmt: skip
+        message["photo"] = self._photo(refusals.photo(image))
+        message["caption"] = media.get("caption", "")
         message["edit_date"] = int(time.time())
         _set_markup(message, p.get("reply_markup"))
         self.images[key] = image
         return message
 
+    def _api_editMessageText(self, p: dict[str, Any], call: Call) -> Any:
+        refusals.message_text(p.get("text"), p.get("parse_mode"))
+        _, message = self._own_message(p)
+        if "text" not in message:
+            raise refusals.bad("there is no text in the message to edit")
+        self._unchanged(message, text=p["text"], markup=p.get("reply_markup"))
+        message["text"], message["edit_date"] = p["text"], int(time.time())
+        _set_markup(message, p.get("reply_markup"))
+        return message
+
+    def _api_editMessageCaption(self, p: dict[str, Any], call: Call) -> Any:
+        refusals.caption(p.get("caption"), p.get("parse_mode"))
+        _, message = self._own_message(p)
+        if "photo" not in message:
+            raise refusals.bad("there is no caption in the message to edit")
+        self._unchanged(message, caption=p.get("caption") or "", markup=p.get("reply_markup"))
+        message["caption"], message["edit_date"] = p.get("caption") or "", int(time.time())
+        _set_markup(message, p.get("reply_markup"))
+        return message
+
+    def _api_editMessageReplyMarkup(self, p: dict[str, Any], call: Call) -> Any:
+        _, message = self._own_message(p)
+        self._unchanged(message, markup=p.get("reply_markup"))
+        _set_markup(message, p.get("reply_markup"))
+        return message
+
+    def _own_message(self, p: dict[str, Any]) -> tuple[tuple[int, int], dict[str, Any]]:
+        """The bot's message that an edit names (and its markup checked)."""
+        refusals.keyboard(p.get("reply_markup"))
+        self._chat(p["chat_id"])
+        key = (p["chat_id"], p["message_id"])
+        message = self.messages.get(key)
+        if message is None:
+            raise refusals.bad("message to edit not found")
+        if message.get("from") != BOT:
+            raise refusals.bad("message can't be edited")
+        return key, message
+
+    @staticmethod
+    def _unchanged(message: dict[str, Any], markup: dict[str, Any] | None, **content: Any) -> None:
+        """Telegram refuses an edit that would change nothing."""
+        same = all(message.get(k, "" if k != "photo" else None) == v for k, v in content.items())
+        current = message.get("reply_markup") or {}
+        if same and (current.get("inline_keyboard") or []) == ((markup or {}).get("inline_keyboard") or []):
+            raise refusals.bad("message is not modified: specified new message content and reply markup are "
+                               "exactly the same as a current content and reply markup of the message")  # fmt: skip
+
     def _api_deleteMessage(self, p: dict[str, Any], call: Call) -> Any:
+        self._chat(p["chat_id"])
         if self.messages.pop((p["chat_id"], p["message_id"]), None) is None:
-            raise ApiError(400, "Bad Request: message to delete not found")
+            raise refusals.bad("message to delete not found")
         return True
 
-    def _post(self, p: dict[str, Any], **content: Any) -> dict[str, Any]:
-        chat_id = p["chat_id"]
+    def _chat(self, chat_id: Any) -> dict[str, Any]:
         chat = self.chats.get(chat_id)
         if chat is None:
-            raise ApiError(400, "Bad Request: chat not found")
+            raise refusals.bad("chat not found")
+        return chat
+
+    def _post(self, p: dict[str, Any], **content: Any) -> dict[str, Any]:
+        refusals.keyboard(p.get("reply_markup"))
+        chat_id = p["chat_id"]
+        chat = self._chat(chat_id)
         if chat["type"] == "private" and chat_id not in self.opened:
             raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+        replying = p.get("reply_parameters") or {}
+        reply = replying.get("message_id")
+        if reply is not None and (chat_id, reply) not in self.messages and not replying.get(
+                "allow_sending_without_reply"):  # fmt: skip
+            raise refusals.bad("message to be replied not found")
         message: dict[str, Any] = {"message_id": self._next_message_id(chat_id), "date": int(time.time()),
                                    "chat": chat, "from": BOT}  # fmt: skip
         message.update({k: v for k, v in content.items() if v is not None})
-        reply = (p.get("reply_parameters") or {}).get("message_id")
         if reply is not None and (chat_id, reply) in self.messages:
             message["reply_to_message"] = dict(self.messages[(chat_id, reply)])
         _set_markup(message, p.get("reply_markup"))
         self.messages[(chat_id, message["message_id"])] = message
         return message
 
-    def _photo(self) -> list[dict[str, Any]]:
+    def _photo(self, size: tuple[int, int]) -> list[dict[str, Any]]:
         n = next(self._ids)
-        return [{"file_id": f"photo-{n}", "file_unique_id": f"u{n}", "width": 640, "height": 640}]
+        return [{"file_id": f"photo-{n}", "file_unique_id": f"u{n}", "width": size[0], "height": size[1]}]
 
     def _next_message_id(self, chat_id: int) -> int:
         return next(self._message_ids.setdefault(chat_id, itertools.count(1)))
@@ -298,6 +427,7 @@ class BotAPI:
 
     async def press(self, user: dict[str, Any], chat_id: int, message_id: int, data: str) -> str:
         query_id = f"cb{next(self._ids)}"
+        self.queries.add(query_id)
         message = self.messages.get((chat_id, message_id)) or {"message_id": message_id, "date": 0,
                                                                "chat": self.chats[chat_id]}  # fmt: skip
         await self.push({"callback_query": {"id": query_id, "from": user, "chat_instance": "ci", "data": data,
@@ -306,11 +436,21 @@ class BotAPI:
 
     async def inline(self, user: dict[str, Any], query: str = "", offset: str = "") -> str:
         query_id = f"iq{next(self._ids)}"
+        self.queries.add(query_id)
         await self.push({"inline_query": {"id": query_id, "from": user, "query": query, "offset": offset,
                                           "chat_type": "supergroup"}})  # fmt: skip
         return query_id
 
     # --- looking ------------------------------------------------------------------------
+    def broken_rules(self) -> list[str]:
+        """What the bot sent that Telegram refuses for breaking one of its rules."""
+        return [f"{c.method}: {c.description}" for c in self.calls
+                if c.status == 400 and refusals.BROKE_A_RULE.search(c.description)]  # fmt: skip
+
+    def photos(self) -> list[bytes]:
+        """Every photo Telegram took from the bot."""
+        return [c.photo for c in self.calls if c.status == 200 and c.photo is not None]
+
     async def wait(self, found: Callable[[], T | None], timeout: float = 20.0) -> T:
         """Wait until `found()` gives something (re-checked after every call the bot makes)."""
         async with self._changed:
@@ -338,10 +478,8 @@ class BotAPI:
         return [m for (c, _), m in sorted(self.messages.items()) if c == chat_id and m.get("from") == BOT]
 
 
-class ApiError(Exception):
-    def __init__(self, status: int, description: str) -> None:
-        super().__init__(description)
-        self.status, self.description = status, description
+def _flood_key(params: dict[str, Any]) -> Any:
+    return params.get("chat_id", "bot")
 
 
 def retry_after(methods: set[str], count: int, seconds: int = 1) -> Fault:

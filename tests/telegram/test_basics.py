@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-import io
-
-from PIL import Image
-
+from tests.pictures import picture
 from tests.telegram.conftest import GROUP, World
-
-PNG = b"\x89PNG\r\n\x1a\n"
 
 
 async def test_nim_start_then_join_answers_with_a_png_the_standin_received(world: World) -> None:
@@ -20,8 +15,7 @@ async def test_nim_start_then_join_answers_with_a_png_the_standin_received(world
     assert join["text"] == "Join" and len(join["callback_data"].encode()) <= 64
     press = await api.press(world.bob, GROUP, 1, join["callback_data"])
     photo = await api.wait(lambda: api.of("sendPhoto", chat_id=GROUP))
-    assert photo[0].photo[:8] == PNG
-    assert Image.open(io.BytesIO(photo[0].photo)).size[0] > 100
+    assert picture(photo[0].photo).size[0] > 100  # a PNG that decodes, board-sized, not blank
     assert "Nim begins: Alice vs Bob" in photo[0].text
     assert 'href="tg://user?id=101"' in photo[0].text  # Alice is pinged: her move
     assert api.answer(press) is not None  # the spinner stops

@@ -21,5 +21,10 @@ async def test_a_group_out_of_budget_holds_up_no_other_chat(tmp_path: Path, cloc
         assert games.text.startswith("Games:") and len(api.to_chat(GROUP)) == 1
         await world.tg.app.bot.send_chat_action(GROUP, "typing")  # not a message: not held up either
         assert api.of("sendChatAction", chat_id=GROUP)
+        # The group's own answer was held, not dropped: it comes once the group has budget again.
+        first, held = await api.wait(lambda: api.to_chat(GROUP)[1:] and api.to_chat(GROUP))
+        assert held.text.startswith("Games:") and held.at - first.at >= 3.5 and held.at > games.at
+        [typing] = api.of("sendChatAction", chat_id=GROUP)
+        assert typing.at < held.at  # the typing action did not wait behind the held message
     finally:
         await world.stop()

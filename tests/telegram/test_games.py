@@ -154,6 +154,7 @@ async def test_a_burst_of_moves_under_429_retry_after_loses_nothing(tmp_path: Pa
         assert said == [f"{'Alice' if i % 2 == 0 else 'Bob'} took 1 stone from heap {m[0]}."
                         for i, m in enumerate(moves)]  # fmt: skip
         assert sum(c.status == 429 for c in api.calls) == 3  # Telegram said "slow down" three times
+        assert not api.early  # and the bot waited each time as long as it was told
         assert (await session(world)).state["heaps"] == [3, 3, 3, 5]
         pings = await api.wait(lambda: api.of("sendMessage", chat_id=GROUP)[6:] and api.of("sendMessage",
                                                                                           chat_id=GROUP))  # fmt: skip

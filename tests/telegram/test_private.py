@@ -4,9 +4,10 @@ button that opens it; the deep link shows the hand there; inline mode without a 
 from __future__ import annotations
 
 from bot.model import Reply
+from tests.pictures import png
 from tests.telegram.conftest import GROUP, World, two_player_nim
 
-PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 32
+PNG = png()  # a real one: Telegram refuses a photo it cannot decode
 LINK = f"https://t.me/gamehost_bot?start=hand_{GROUP}"
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import html
 import logging
+import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 
@@ -33,7 +34,7 @@ from bot.model import TELEGRAM, Button, Reply
 log = logging.getLogger(__name__)
 
 CAPTION_MAX, TEXT_MAX, ALERT_MAX = 1024, 4096, 200
-BUTTONS_PER_ROW = 3
+BUTTONS_PER_ROW, BUTTONS_MAX, CALLBACK_DATA_MAX = 3, 100, 64  # Telegram takes at most 100 buttons
 
 BOARD_NOTE = "board"  # the host's note of a chat's table message
 
@@ -145,7 +146,7 @@ class Sender:
             links = [self._mention_html(u, reply.names, tr) for u in reply.mentions]
             caption += "\n" + self._html(tr(t("telegram.invited", mentions="\x00mentions\x00")),
                                           mentions=" ".join(links))  # fmt: skip
-        caption = _fit(caption, CAPTION_MAX)
+        caption = _fit_html(caption, CAPTION_MAX)
         markup = self._keyboard(reply.buttons)
         board = await self._board(chat_id)
         if board is not None and board.session == session and not origin.fresh_board:
@@ -240,7 +241,8 @@ class Sender:
         return f"https://t.me/{self.username}?start={payload}"
 
     def _keyboard(self, buttons: tuple[Button, ...]) -> InlineKeyboardMarkup | None:
-        keys = [InlineKeyboardButton(b.label, callback_data=b.id) for b in buttons if len(b.id.encode()) <= 64]
+        keys = [InlineKeyboardButton(b.label, callback_data=b.id) for b in buttons
+                if 1 <= len(b.id.encode()) <= CALLBACK_DATA_MAX and b.label.strip()][:BUTTONS_MAX]  # fmt: skip
         if not keys:
             return None
         return InlineKeyboardMarkup([keys[i : i + BUTTONS_PER_ROW] for i in range(0, len(keys), BUTTONS_PER_ROW)])
@@ -271,24 +273,47 @@ def _reply_to(message_id: int | None) -> ReplyParameters | None:
 
 
 def _fit(text: str, most: int) -> str:
+    """Plain text cut to `most` characters."""
     return text if len(text) <= most else text[: most - 1] + "…"
 
 
+def _fit_html(body: str, most: int) -> str:
+    """Telegram HTML cut to at most `most` characters, still HTML Telegram can parse."""
+    if len(body) <= most:
+        return body
+    return body[: _cut_html(body, most - 1)].rstrip() + "…"
+
+
 def _chunks(body: str, most: int) -> list[str]:
-    """Split a long message at line ends (a line longer than a message is cut)."""
-    chunks, current = [], ""
-    for line in body.split("\n"):
-        while len(line) > most:
-            if current:
-                chunks.append(current)
-                current = ""
-            chunks.append(line[:most])
-            line = line[most:]
-        candidate = f"{current}\n{line}" if current else line
-        if len(candidate) > most:
-            chunks.append(current)
-            candidate = line
-        current = candidate
-    if current:
-        chunks.append(current)
-    return chunks or [body]
+    """Telegram HTML split into messages of at most `most` characters, at line ends where it
+    can, never inside a tag, an entity or a link; no piece is blank (Telegram refuses those)."""
+    chunks = []
+    while len(body) > most:
+        cut = _cut_html(body, most)
+        chunks.append(body[:cut])
+        body = body[cut:].lstrip("\n")
+    chunks.append(body)
+    return [c for c in chunks if c.strip()] or [body]
+
+
+_TOKEN = re.compile(r"<[^>]*>|&(?:#\d+|#x[0-9a-fA-F]+|[a-zA-Z]+);|[^<&]|[<&]")
+
+
+def _cut_html(body: str, most: int) -> int:
+    """The last place at or before `most` where `body` may be cut: outside every tag and
+    entity with no element open; the last line end if it is in the second half."""
+    places, depth, line_end = [0], 0, 0
+    for token in _TOKEN.finditer(body):
+        if token.end() > most:
+            break
+        text = token.group()
+        if text.startswith("</") and len(text) > 2:
+            depth -= 1
+        elif text.startswith("<") and len(text) > 1 and not text.endswith("/>"):
+            depth += 1
+        if depth == 0:
+            places.append(token.end())
+            if text == "\n":
+                line_end = token.end()
+    cut = line_end if line_end * 2 >= most else places[-1]
+    return cut or most  # nothing safe (one long element): cut anyway

@@ -1,0 +1,259 @@
+"""Mutation testing by hand: a curated list of mutations of bot/ and the adapters, each a small
+change that breaks one thing the README promises or a platform requires. Each is applied alone
+to a copy of the repository and the tests that should notice run there (pytest -x); a mutation
+whose tests still pass survived, and shows a gap in the tests. Not part of the test run.
+
+Why a curated list rather than a tool (mutmut, cosmic-ray): over bot/ those generate thousands
+of mutants, most of which every test of the host reaches, so a run takes many hours on a 2-core
+machine; these mutations are the breaks that matter (the ones issue 25 found unguarded, and their
+neighbours), and the whole list runs in about half an hour.
+
+    nice -n 10 .venv/bin/python -m bench.mutations            # every mutation
+    .venv/bin/python -m bench.mutations --list                # what they are
+    .venv/bin/python -m bench.mutations store.version conflict  # some, by name (a prefix is enough)
+
+A mutation whose text is no longer in its file is reported "stale" (the code moved on: update
+the list), one that does not compile "broken"; neither is counted.
+"""
+
+# ruff: noqa: E501  (the mutations quote code: splitting them would make them harder to read)
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TIMEOUT = 600  # seconds one mutation's tests may take (a hang counts as killed)
+
+
+@dataclass(frozen=True)
+class Mutation:
+    name: str
+    path: str
+    old: str
+    new: str
+    tests: tuple[str, ...]
+    why: str
+
+
+def m(name: str, path: str, old: str, new: str, tests: str, why: str) -> Mutation:
+    return Mutation(name, path, old, new, tuple(tests.split()), why)
+
+
+MUTATIONS = [
+    # --- storage and the order of commit and reply ---
+    m("store.version", "bot/storage/sqlite.py", " WHERE id=? AND version=?\",", " WHERE id=? AND ?>=0\",",
+      "tests/bot/test_promises.py tests/bot/test_conflict.py", "a stale write overwrites (no version check)"),
+    m("store.pg_version", "bot/storage/postgres.py", " WHERE id=$12 AND version=$13\",", " WHERE id=$12 AND $13>=0\",",
+      "tests/bot/test_promises.py", "PostgreSQL: a stale write overwrites (no version check)"),
+    m("store.conflict", "bot/storage/sqlite.py", "            if cursor.rowcount != 1:\n                raise Conflict(session.id)",
+      "            pass", "tests/bot/test_promises.py tests/bot/test_conflict.py", "a write that found nothing passes"),
+    m("store.move_row", "bot/storage/sqlite.py", "            if change.move is not None:", "            if False:",
+      "tests/bot/test_persistence.py tests/bot/test_promises.py", "moves are not recorded"),
+    m("core.commit_after_reply", "bot/core.py", "        await self.store.save(session, change)\n",
+      "        async def later() -> None:\n            await asyncio.sleep(0.2)\n            await self.store.save(session, "
+      "change)\n        self._later = asyncio.ensure_future(later())\n",
+      "tests/bot/test_promises.py tests/telegram/test_promises.py tests/discord/test_promises.py",
+      "the move is saved in the background after the reply"),
+    m("core.no_wake", "bot/core.py", "        self.changed(session)\n", "",
+      "tests/bot/test_timers.py tests/bot/test_supervision.py", "a commit tells neither the bots nor the timers"),
+    m("host.no_lock", "bot/host.py", "        async with self.core.locks[event.channel]:",
+      "        async with asyncio.Lock():", "tests/bot/test_concurrency.py",
+      "commands of one channel run at once"),
+    m("host.stale_buttons", "bot/host.py", "    return version == \"*\" or int(version) == session.version",
+      "    return True", "tests/bot/test_flows.py tests/discord/test_running.py", "an old button still acts"),
+    m("host.conflict_escapes", "bot/host.py", "        except Conflict:\n            replies = [private(reader, "
+      "t(\"host.try_again\"))]\n", "", "tests/bot/test_conflict.py", "a Conflict escapes Host.handle"),
+    # --- background play ---
+    m("autoplay.no_timer_loop", "bot/autoplay.py", "        self.spawn(self._timer_loop())", "        pass",
+      "tests/bot/test_timers.py", "the timer loop never starts"),
+    m("autoplay.backoff_constant", "bot/autoplay.py", "FIRST_BACKOFF * 2 ** min(failures - 1, 30)", "FIRST_BACKOFF",
+      "tests/bot/test_supervision.py", "the back-off does not double"),
+    m("autoplay.three_forfeit", "bot/autoplay.py", "        if len(session.seats) == 2:", "        if True:",
+      "tests/bot/test_timers.py tests/bot/test_flows.py", "in a game of three a time-out loses the game"),
+    m("autoplay.stale_ai_move", "bot/autoplay.py",
+      "                if current is None or current.version != session.version:",
+      "                if current is None:", "tests/bot/test_bot_turns.py tests/bot/test_flows.py "
+      "tests/bot/test_concurrency.py tests/bot/test_supervision.py", "the bot plays a move thought for a game that changed meanwhile"),
+    m("autoplay.no_fallback", "bot/autoplay.py", "            return game.legal_moves(state, seat)[0]",
+      "            raise", "tests/bot/test_supervision.py", "a failing AI leaves the game stuck"),
+    m("ai.thread", "bot/ai.py", "        if self.workers == 0:\n            return ThreadPoolExecutor",
+      "        if True:\n            return ThreadPoolExecutor", "tests/bot/test_ai_process.py",
+      "the AI thinks in a thread of the host"),
+    m("ai.no_new_pool", "bot/ai.py", "                self._pool = self._new_pool()", "                pass",
+      "tests/bot/test_ai_pool.py", "a pool whose worker died is not replaced"),
+    # --- the rules of the table ---
+    m("play.no_deadline", "bot/play.py",
+      "    session.deadline = core.clock() + session.turn_seconds if waits else None",
+      "    session.deadline = session.deadline if waits else None",
+      "tests/bot/test_flows.py tests/bot/test_timers.py", "the timer does not restart with each move"),
+    m("offers.no_consent", "bot/offers.py", "    if not others:  # against the AI", "    if True:  # against the AI",
+      "tests/bot/test_flows.py", "an undo against people needs nobody's consent"),
+    m("offers.own_offer", "bot/offers.py", "    if seat.seat == offer.seat:\n        raise Refusal(\"host.own_offer\")",
+      "    if False:\n        pass",
+      "tests/bot/test_flows.py", "one may accept one's own request"),
+    m("lobby.anyone_accepts", "bot/lobby.py", "        if seat is None:\n            raise Refusal(\"host.not_invited\")",
+      "        if seat is None:\n            seat = next(s for s in session.seats if s.user_id is None or True)",
+      "tests/bot/test_flows.py tests/discord/test_play.py", "anyone may accept a challenge"),
+    m("lobby.cancel_anyone", "bot/lobby.py", "        if r.user.id != session.starter:", "        if False:",
+      "tests/bot/test_flows.py", "anyone may cancel a table"),
+    m("lobby.cancel_after_moves", "bot/lobby.py", "        if session.ply > 0:", "        if False:",
+      "tests/bot/test_flows.py", "the starter may cancel a game under way"),
+    m("commands.too_long", "bot/commands.py", "    if len(text) > MAX_TEXT:", "    if False:",
+      "tests/bot/test_input.py tests/bot/test_commands.py", "a command of any length is read"),
+    # --- what is shown to whom ---
+    m("info.hint_public", "bot/info.py", "    return [private(r.reader, t(\"host.hint\", move=text))]",
+      "    return [Reply(r.tr(t(\"host.hint\", move=text)))]", "tests/bot/test_flows.py tests/discord/test_play.py",
+      "a hint is shown to the whole channel"),
+    m("info.hints_off", "bot/info.py", "    if await core.store.setting(session.channel, HINTS) == \"off\":", "    if False:",
+      "tests/bot/test_flows.py", "hints are given where the channel turned them off"),
+    m("info.hint_out_of_turn", "bot/info.py", "    if game.to_move(game.from_json(session.state)) != seat.seat:\n"
+      "        raise Refusal(\"host.not_your_turn\")", "", "tests/bot/test_flows.py",
+      "a hint for a player whose turn it is not"),
+    m("clean.quote_length", "bot/clean.py", "QUOTE_MAX = 40", "QUOTE_MAX = 400", "tests/bot/test_input.py",
+      "a refusal quotes all that was typed"),
+    m("replies.board_seat_view", "bot/replies.py", "    view = game.view(state, None)\n    mentions",
+      "    view = game.view(state, to_move)\n    mentions", "tests/bot/test_hidden_pictures.py",
+      "the public board is drawn from the player's view"),
+    m("replies.hand_public", "bot/replies.py", "                       to=player.user_id, session=session.id,",
+      "                       to=None, session=session.id,", "tests/bot/test_hidden_hands.py",
+      "a hidden hand goes to the channel"),
+    m("clean.bidi", "bot/clean.py", "    return BIDI.sub(\"\", BREAKING.sub(", "    return (\"\" + BREAKING.sub(",
+      "tests/bot/test_input.py", "bidi overrides reach the names and texts"),
+    m("clean.name_length", "bot/clean.py", "    return cleaned if len(cleaned) <= NAME_MAX else", "    return cleaned if True else",
+      "tests/bot/test_input.py", "names are not cut (NAME_MAX = 320 survives: the tests follow the constant)"),
+    m("languages.person_ignored", "bot/languages.py",
+      "        return translator(language) if language is not None else channel", "        return channel",
+      "tests/bot/test_languages.py", "what one person sees ignores their language"),
+    # --- Telegram ---
+    m("telegram.caption_cut", "bot/adapters/telegram/outgoing.py", "caption = _fit_html(caption, CAPTION_MAX)",
+      "caption = _fit(caption, CAPTION_MAX)", "tests/telegram/test_limits.py",
+      "a long caption is cut inside its HTML"),
+    m("telegram.no_split", "bot/adapters/telegram/outgoing.py", "        chunks = _chunks(body, TEXT_MAX)",
+      "        chunks = [body]", "tests/telegram/test_limits.py", "a text over 4,096 characters is sent whole"),
+    m("telegram.buttons_100", "bot/adapters/telegram/outgoing.py", "[:BUTTONS_MAX]", "",
+      "tests/telegram/test_limits.py", "more than 100 buttons"),
+    m("telegram.callback_64", "bot/adapters/telegram/outgoing.py", "1 <= len(b.id.encode()) <= CALLBACK_DATA_MAX and ",
+      "", "tests/telegram/test_limits.py", "callback data over 64 bytes"),
+    m("telegram.hand_to_group", "bot/adapters/telegram/outgoing.py",
+      "            await self._post(user_chat, replace(reply, mentions=(), board=False))",
+      "            await self._post(origin.chat_id, replace(reply, mentions=(), board=False))",
+      "tests/telegram/test_private.py tests/telegram/test_hidden_pictures.py", "a hidden hand goes to the group"),
+    m("telegram.board_not_edited", "bot/adapters/telegram/outgoing.py",
+      "        if board is not None and board.session == session and not origin.fresh_board:",
+      "        if False:", "tests/telegram/test_games.py", "every board is a new message"),
+    m("telegram.board_not_kept", "bot/adapters/telegram/outgoing.py",
+      "        await self.notes.put(f\"{TELEGRAM}:{chat_id}\", BOARD_NOTE, asdict(board))", "        pass",
+      "tests/telegram/test_games.py", "the board's message id is not kept across a restart"),
+    m("telegram.no_ping", "bot/adapters/telegram/outgoing.py",
+      "                if target is not None and target != board.pinged:", "                if False:",
+      "tests/telegram/test_games.py tests/telegram/test_boards.py", "an edited board pings nobody"),
+    m("telegram.no_retry", "bot/adapters/telegram/adapter.py", "    max_retries: int = 10", "    max_retries: int = 0",
+      "tests/telegram/test_games.py", "a 429 is not waited out"),
+    m("telegram.typing_throttled", "bot/adapters/telegram/plumbing.py",
+      "            data = {k: v for k, v in data.items() if k != \"chat_id\"}", "            pass",
+      "tests/telegram/test_flood.py", "a typing action waits for the group's message budget"),
+    m("telegram.chat_order", "bot/adapters/telegram/plumbing.py", "            async with lock:\n                await coroutine",
+      "            await coroutine", "tests/telegram", "updates of one chat run at once"),
+    m("telegram.inline_someone_elses", "bot/adapters/telegram/inline.py",
+      "    user_id = f\"{TELEGRAM}:{query.from_user.id}\"", "    user_id = f\"{TELEGRAM}:101\"",
+      "tests/telegram/test_hands.py", "inline mode shows one player's hand to everyone"),
+    # --- Discord ---
+    m("discord.followup_public", "bot/adapters/discord/messages.py",
+      "    await interaction.followup.send(last or \"\", ephemeral=True,",
+      "    await interaction.followup.send(last or \"\", ephemeral=False,",
+      "tests/discord/test_hand.py tests/discord/test_play.py", "a private answer is posted for everyone"),
+    m("discord.no_split", "bot/adapters/discord/messages.py", "    while len(text) > MAX_CONTENT:",
+      "    while len(text) > 20 * MAX_CONTENT:", "tests/discord/test_limits.py", "content over 2,000 characters"),
+    m("discord.label", "bot/adapters/discord/messages.py", "label=button.label[:MAX_LABEL]", "label=button.label",
+      "tests/discord/test_limits.py", "labels over 80 characters"),
+    m("discord.private_to_channel", "bot/adapters/discord/bot.py", "            elif reply.private or reply.ephemeral:",
+      "            elif reply.ephemeral:", "tests/discord/test_hand.py tests/discord/test_hidden_pictures.py",
+      "one's own hand is posted to the channel"),
+    m("discord.ping_everyone", "bot/adapters/discord/bot.py",
+      "        allowed = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,",
+      "        allowed = discord.AllowedMentions(everyone=True, roles=True, replied_user=False,",
+      "tests/discord/test_play.py", "a board may ping everyone"),
+    m("discord.old_board_kept", "bot/adapters/discord/bot.py",
+      "                await edit(target, old_board, attachments=[], view=None)", "                pass",
+      "tests/discord/test_play.py", "old boards keep their pictures and buttons"),
+    m("discord.messages_not_kept", "bot/adapters/discord/bot.py",
+      "            await self.notes.put(channel, MESSAGES, known)\n            if old_board", "            if old_board",
+      "tests/discord/test_running.py tests/discord/test_restart_buttons.py", "the board's id is not kept across a restart"),
+    m("discord.no_defer", "bot/adapters/discord/bot.py", "        if not await defer(interaction, thinking=False):\n"
+      "            return\n", "", "tests/discord/test_play.py", "a click is not acknowledged"),
+    m("discord.restart_clicks", "bot/adapters/discord/bot.py", "        custom_id = str(data.get(\"custom_id\", \"\"))\n",
+      "        custom_id = str(data.get(\"custom_id\", \"\"))\n        if channel_key(interaction.channel_id or 0) not in "
+      "self._messages:\n            return\n", "tests/discord/test_restart_buttons.py",
+      "buttons work only for messages this process posted"),
+]
+
+
+def copy_repository(into: Path) -> None:
+    files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    for name in files.decode().split("\0"):
+        if name and (ROOT / name).is_file():
+            (into / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, into / name)
+
+
+def run(mutation: Mutation, tree: Path) -> tuple[str, float]:
+    """"killed", "survived", "stale" or "broken", and the seconds its tests took."""
+    target = tree / mutation.path
+    original = target.read_text()
+    if original.count(mutation.old) != 1:
+        return "stale", 0.0
+    mutated = original.replace(mutation.old, mutation.new)
+    try:
+        compile(mutated, str(target), "exec")
+    except SyntaxError:
+        return "broken", 0.0  # a mutation that does not even compile proves nothing
+    target.write_text(mutated)
+    started = time.monotonic()
+    try:
+        done = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p",
+                               "no:warnings", *mutation.tests], cwd=tree, capture_output=True, timeout=TIMEOUT)  # fmt: skip
+        outcome = "survived" if done.returncode == 0 else "killed"
+    except subprocess.TimeoutExpired:
+        outcome = "killed"
+    finally:
+        target.write_text(original)
+    return outcome, time.monotonic() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", help="run only these (a prefix of the name is enough)")
+    parser.add_argument("--list", action="store_true", help="list the mutations and stop")
+    args = parser.parse_args()
+    chosen = [mu for mu in MUTATIONS if not args.names or any(mu.name.startswith(n) for n in args.names)]
+    if args.list:
+        for mu in chosen:
+            print(f"{mu.name:30} {mu.why}")
+        return
+    outcomes: dict[str, list[str]] = {"killed": [], "survived": [], "stale": [], "broken": []}
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="gamehost-mutants-") as scratch:
+        tree = Path(scratch)
+        copy_repository(tree)
+        for mu in chosen:
+            outcome, seconds = run(mu, tree)
+            outcomes[outcome].append(mu.name)
+            print(f"{outcome:8} {seconds:6.1f} s  {mu.name:30} {mu.why}", flush=True)
+    counted = len(outcomes["killed"]) + len(outcomes["survived"])
+    rate = len(outcomes["survived"]) / counted if counted else 0.0
+    print(f"\n{counted} mutations, {len(outcomes['killed'])} killed, {len(outcomes['survived'])} survived "
+          f"(survival rate {rate:.0%}), {len(outcomes['stale'])} stale, {len(outcomes['broken'])} broken; "
+          f"{time.monotonic() - started:.0f} s")  # fmt: skip
+    for name in outcomes["survived"]:
+        print(f"  survived: {name}")
+
+
+if __name__ == "__main__":
+    main()
