@@ -58,7 +58,7 @@ MUTATIONS = [
       "tests/bot/test_persistence.py tests/bot/test_promises.py", "moves are not recorded"),
     m("store.group_one_by_one", "bot/storage/grouped.py", "self._waiting[:MOST], self._waiting[MOST:]", "self._waiting[:1], self._waiting[1:]",
       "tests/bot/test_storage_contract.py", "SQLite: saves that arrive together are committed one by one (no group commit)"),
-    m("store.group_one_stale_fails_all", "bot/storage/grouped.py", "                    outcomes.append(error)\n", "                    raise\n",
+    m("store.group_one_fails_all", "bot/storage/grouped.py", "                    outcomes.append(error)\n", "                    raise\n",
       "tests/bot/test_storage_contract.py", "SQLite: one save's error fails every save of its transaction"),
     m("core.commit_after_reply", "bot/core.py", "        await self.store.save(session, change)\n",
       "        async def later() -> None:\n            await asyncio.sleep(0.2)\n            await self.store.save(session, "

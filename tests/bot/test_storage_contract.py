@@ -237,3 +237,21 @@ async def test_a_command_that_waited_for_the_channel_reads_what_the_one_before_i
     await waiting
     assert second_read is not None and second_read.version == 1 == created.version + 1
     assert second_read.state == {"heaps": [1, 1]}
+
+
+async def test_a_save_that_fails_on_its_own_fails_alone(store: Storage) -> None:
+    """Saved together (on SQLite in one transaction), a save whose move row is refused (its ply
+    is taken) writes nothing and says so; the others are committed."""
+    sessions = [await store.create(a_session(f"c:{n}", SessionStatus.PLAYING)) for n in range(8)]
+    for s in sessions:
+        await store.save(s, Change(move=MoveRow(0, 0, "1 1", False, {}, NOW)))
+    for n, s in enumerate(sessions):
+        s.state = {"heaps": [n, n]}
+    ply = {n: 0 if n == 5 else 1 for n in range(8)}  # the sixth repeats ply 0
+    outcomes = await asyncio.gather(*(store.save(s, Change(move=MoveRow(ply[n], 1, "2 1", False, {}, NOW)))
+                                      for n, s in enumerate(sessions)), return_exceptions=True)  # fmt: skip
+    assert [type(o).__name__ for o in outcomes] == ["NoneType"] * 5 + ["StorageUnavailable"] + ["NoneType"] * 2
+    for n, s in enumerate(sessions):
+        stored = await store.get(s.id or 0)
+        assert (stored.version, stored.state) == ((1, {"heaps": [3, 4]}) if n == 5 else (2, {"heaps": [n, n]}))
+        assert len(await store.moves(s.id or 0)) == (1 if n == 5 else 2)
