@@ -48,14 +48,18 @@ def m(name: str, path: str, old: str, new: str, tests: str, why: str) -> Mutatio
 
 MUTATIONS = [
     # --- storage and the order of commit and reply ---
-    m("store.version", "bot/storage/sqlite.py", " WHERE id=? AND version=?\",", " WHERE id=? AND ?>=0\",",
+    m("store.version", "bot/storage/grouped.py", " WHERE id=? AND version=?\")", " WHERE id=? AND ?>=0\")",
       "tests/bot/test_promises.py tests/bot/test_conflict.py", "a stale write overwrites (no version check)"),
-    m("store.pg_version", "bot/storage/postgres.py", " WHERE id=$12 AND version=$13\",", " WHERE id=$12 AND $13>=0\",",
+    m("store.pg_version", "bot/storage/pgsave.py", " WHERE id=$12 AND version=$13 RETURNING id)", " WHERE id=$12 AND $13>=0 RETURNING id)",
       "tests/bot/test_promises.py", "PostgreSQL: a stale write overwrites (no version check)"),
-    m("store.conflict", "bot/storage/sqlite.py", "            if cursor.rowcount != 1:\n                raise Conflict(session.id)",
-      "            pass", "tests/bot/test_promises.py tests/bot/test_conflict.py", "a write that found nothing passes"),
-    m("store.move_row", "bot/storage/sqlite.py", "            if change.move is not None:", "            if False:",
+    m("store.conflict", "bot/storage/grouped.py", "    if conn.execute(UPDATE, update).rowcount != 1:\n        return False",
+      "    conn.execute(UPDATE, update)", "tests/bot/test_promises.py tests/bot/test_conflict.py", "a write that found nothing passes"),
+    m("store.move_row", "bot/storage/grouped.py", "    if move is not None:\n        conn.execute(MOVE, move)", "    if False:\n        conn.execute(MOVE, move)",
       "tests/bot/test_persistence.py tests/bot/test_promises.py", "moves are not recorded"),
+    m("store.group_one_by_one", "bot/storage/grouped.py", "self._waiting[:MOST], self._waiting[MOST:]", "self._waiting[:1], self._waiting[1:]",
+      "tests/bot/test_storage_contract.py", "SQLite: saves that arrive together are committed one by one (no group commit)"),
+    m("store.group_one_fails_all", "bot/storage/grouped.py", "                    outcomes.append(error)\n", "                    raise\n",
+      "tests/bot/test_storage_contract.py", "SQLite: one save's error fails every save of its transaction"),
     m("core.commit_after_reply", "bot/core.py", "        await self.store.save(session, change)\n",
       "        async def later() -> None:\n            await asyncio.sleep(0.2)\n            await self.store.save(session, "
       "change)\n        self._later = asyncio.ensure_future(later())\n",
@@ -83,10 +87,10 @@ MUTATIONS = [
       "tests/bot/test_concurrency.py tests/bot/test_supervision.py", "the bot plays a move thought for a game that changed meanwhile"),
     m("autoplay.no_fallback", "bot/autoplay.py", "            return game.legal_moves(state, seat)[0]",
       "            raise", "tests/bot/test_supervision.py", "a failing AI leaves the game stuck"),
-    m("ai.thread", "bot/ai.py", "        if self.workers == 0:\n            return ThreadPoolExecutor",
-      "        if True:\n            return ThreadPoolExecutor", "tests/bot/test_ai_process.py",
-      "the AI thinks in a thread of the host"),
-    m("ai.no_new_pool", "bot/ai.py", "                self._pool = self._new_pool()", "                pass",
+    m("ai.thread", "bot/workers.py", "        if self.count == 0:\n            return ThreadPoolExecutor",
+      "        if True:\n            return ThreadPoolExecutor", "tests/bot/test_ai_process.py tests/bot/test_pictures.py",
+      "the AI thinks and the pictures are drawn in threads of the host"),
+    m("ai.no_new_pool", "bot/workers.py", "                self._pool = self._new_pool()", "                pass",
       "tests/bot/test_ai_pool.py", "a pool whose worker died is not replaced"),
     # --- the rules of the table ---
     m("play.no_deadline", "bot/play.py",

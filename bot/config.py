@@ -31,6 +31,7 @@ class Settings(BaseSettings):
     turn_seconds: int = Field(300, ge=10, description="time per move before a player times out")
     lobby_seconds: int = Field(900, ge=10, description="how long an open table waits for players")
     ai_workers: int = Field(os.cpu_count() or 1, ge=0, description="AI worker processes (0: a thread)")
+    render_workers: int = Field(os.cpu_count() or 1, ge=0, description="picture worker processes (0: threads)")
     language: str = Field("en", description="en or zh: the console's language, and of channels that chose none")
     console: bool = Field(False, description="run the console bot even when a platform token is set")
     name: str = Field("alice", description="who types first in the console bot")

@@ -21,12 +21,11 @@ from bot.commands import Command
 from bot.i18n import LANGUAGES, Translator, t, translator
 from bot.languages import Languages
 from bot.model import Event, Reply, User
+from bot.pictures import Pictures
 from bot.session import Change, Seat, Session, SessionStatus
 from bot.storage import PLACE, Storage
 from engines.base import Game, Msg, Refusal
-from render.base import RenderContext
 
-Draw = Callable[[str, Any, RenderContext], bytes]
 WORD = re.compile(r"[^\W_]{1,32}")  # a title that may be typed as a command word: letters, no space
 
 
@@ -38,7 +37,7 @@ class Core:
     ai: AIRunner
     games: dict[str, Game]
     languages: Languages  # who reads which language
-    draw: Draw
+    pictures: Pictures  # drawn in worker processes, or in threads
     clock: Callable[[], float]
     turn_seconds: int
     lobby_seconds: int

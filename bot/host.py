@@ -28,8 +28,9 @@ from bot.autoplay import LEASE, Autoplay
 from bot.commands import Command, ParseError
 from bot.core import Core, Request, in_language, private
 from bot.i18n import Translator, t, translator
-from bot.languages import Languages
+from bot.languages import CHANNEL_KEY, Languages
 from bot.model import Event, Reply
+from bot.pictures import Pictures
 from bot.session import ChannelBusy, Conflict, Session, SessionStatus
 from bot.storage import Storage, StorageUnavailable
 from engines.base import JSON, Refusal
@@ -81,15 +82,19 @@ class Host:
         language: str = "en",
         bot_name: str | None = None,
         draw: Callable[[str, Any, RenderContext], bytes] = draw_picture,
+        pictures: Pictures | None = None,
         lease_seconds: float = LEASE,
     ) -> None:
+        """`pictures`: where pictures are drawn (production: `Pictures()`, a worker process per
+        CPU); None: with `draw` in threads of this process (tests)."""
         self.store = store
         self.bot_name = bot_name
         self._outboxes: dict[str, Deliver] = {}
         self.tr = translator(language)  # the default language: of channels that chose none
         self.languages = Languages(store, language)
         self.games = engines.all_games()
-        self.core = Core(store, ai, self.games, self.languages, draw, clock, turn_seconds, lobby_seconds)
+        pictures = pictures if pictures is not None else Pictures(0, draw)
+        self.core = Core(store, ai, self.games, self.languages, pictures, clock, turn_seconds, lobby_seconds)
         self.words = self.core.game_words
         self.autoplay = Autoplay(self.core, self._deliver, lease_seconds, platforms=self._outboxes.keys)
         self.core.changed = self.autoplay.changed
@@ -103,6 +108,11 @@ class Host:
     def ai(self, runner: AIRunner) -> None:
         self.core.ai = runner
 
+    @property
+    def pictures(self) -> Pictures:
+        """Where the pictures are drawn (closed by whoever made them, as the AI's workers are)."""
+        return self.core.pictures
+
     # --- life cycle ---------------------------------------------------------------
     def attach(self, platform: str, deliver: Deliver) -> None:
         """Where replies nobody asked for right now (AI moves, timeouts) go, by channel prefix.
@@ -113,6 +123,7 @@ class Host:
     async def start(self) -> None:
         """Resume: every AI turn that was pending, and the timers."""
         self.autoplay.spawn(self.ai.warm_up())
+        self.autoplay.spawn(self.pictures.warm_up())
         await ladder.catch_up(self.store)  # games whose rating failed when they ended (logged then)
         await self.autoplay.start()
 
@@ -243,8 +254,9 @@ class Host:
         """The replies to `command`, under the channel's lock."""
         reader = tr = self.languages.spoken(event)
         try:
-            tr, reader = await self.languages.arrived(event)
-            session = await self.store.active(event.channel)
+            # One read: the session and the channel's settings (its language), no cache to keep fresh.
+            session, settings = await self.store.enter(event.channel)
+            tr, reader = await self.languages.arrived(event, settings.get(CHANNEL_KEY))
             # A finished game's buttons (Rematch) belong to the channel's latest session.
             pressed_on = session or (await self.store.latest(event.channel) if button is not None else None)
             if button is not None and not _button_fresh(button, pressed_on):

@@ -41,11 +41,11 @@ class Languages:
         saved = await self.store.setting(channel, CHANNEL_KEY)
         return translator(saved) if saved in LANGUAGES else self.default
 
-    async def arrived(self, event: Event) -> tuple[Translator, Translator]:
-        """The translators of a command's channel and of the person who sent it. The first
-        command that comes with a locale gives a channel without a language its language."""
+    async def arrived(self, event: Event, saved: str | None) -> tuple[Translator, Translator]:
+        """The translators of a command's channel and of the person who sent it, `saved` the
+        channel's language setting (read with the channel's session: no read of its own). The
+        first command that comes with a locale gives a channel without a language its language."""
         spoken = language_of(event.locale)
-        saved = await self.store.setting(event.channel, CHANNEL_KEY)
         if saved not in LANGUAGES:
             saved = spoken
             if spoken is not None:

@@ -20,6 +20,7 @@ from bot.adapters.console import Console
 from bot.ai import AIRunner
 from bot.config import Settings, load
 from bot.host import Host
+from bot.pictures import Pictures
 from bot.startup import StartFailed
 from bot.storage import StorageUnavailable, is_postgres, open_storage
 
@@ -51,8 +52,9 @@ async def run(settings: Settings) -> None:
         return
     store = await open_storage(settings.db, pool_size=settings.db_pool)
     ai = AIRunner(settings.ai_workers)
+    pictures = Pictures(settings.render_workers)
     host = Host(store, ai, turn_seconds=settings.turn_seconds, lobby_seconds=settings.lobby_seconds,
-                language=settings.language, lease_seconds=settings.lease_seconds)  # fmt: skip
+                language=settings.language, lease_seconds=settings.lease_seconds, pictures=pictures)  # fmt: skip
     platforms: list[Any] = []  # adapters with start() and stop(), running alongside the console
     if settings.telegram_token:
         from bot.adapters.telegram import Telegram
@@ -78,6 +80,7 @@ async def run(settings: Settings) -> None:
                 await platform.stop()
         await host.stop()
         ai.close()
+        pictures.close()
         await store.close()
 
 

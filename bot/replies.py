@@ -8,7 +8,6 @@ that cannot be drawn must never cost the reply (the move it shows is already com
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Iterable
 from typing import Any
@@ -131,7 +130,7 @@ async def drawn(core: Core, game: Game, view: Any, ctx: RenderContext, tr: Trans
     cannot be drawn, the error is logged and the text board takes its place in the text."""
     board = game.text(view, tr)
     try:
-        image = await asyncio.to_thread(core.draw, game.name, view, ctx)
+        image = await core.pictures.draw(game.name, view, ctx)
     except Exception:
         log.exception("drawing %s failed; the text board goes instead", game.name)
         return Reply(f"{text}\n{board}" if text else board, **fields)

@@ -10,7 +10,6 @@ the last results and the favourite opponent.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -101,7 +100,8 @@ async def leaderboard(core: Core, r: Request) -> list[Reply]:
         if 1 <= target <= pages:
             command = f"leaderboard {game} {scope} {target}"
             buttons.append(Button(tr(t(label)), BUTTON_PREFIX + command, "/" + command))
-    return [await _drawn(pictures.leaderboard, view, lines[0], "\n".join(lines), "leaderboard.png", tuple(buttons))]
+    text = "\n".join(lines)
+    return [await _drawn(core, pictures.leaderboard, view, lines[0], text, "leaderboard.png", tuple(buttons))]
 
 
 async def stats(core: Core, r: Request) -> list[Reply]:
@@ -134,7 +134,7 @@ async def stats(core: Core, r: Request) -> list[Reply]:
             lines.append("  " + " ".join(letter for _, letter in recent))
     view = {"title": name, "subtitle": subtitle, "games": cards, "empty": ""}
     header = tr(t("host.stats_header", name=name))
-    return [await _drawn(pictures.card, view, header, "\n".join(lines), "stats.png", ())]
+    return [await _drawn(core, pictures.card, view, header, "\n".join(lines), "stats.png", ())]
 
 
 async def _known_as(core: Core, user_id: str, handle: str | None) -> str:
@@ -144,12 +144,12 @@ async def _known_as(core: Core, user_id: str, handle: str | None) -> str:
     return await core.store.user_by_handle(handle) or user_id
 
 
-async def _drawn(draw: Callable[[dict[str, Any]], bytes], view: dict[str, Any], header: str, text: str,
+async def _drawn(core: Core, draw: Callable[[dict[str, Any]], bytes], view: dict[str, Any], header: str, text: str,
                  image_name: str, buttons: tuple[Button, ...]) -> Reply:  # fmt: skip
     """The picture with a one-line caption and the whole text for the console; if the picture
     cannot be drawn, the whole text is the message."""
     try:
-        image = await asyncio.to_thread(draw, view)
+        image = await core.pictures.call(draw, view)
     except Exception:
         log.exception("drawing %s failed; the text goes instead", image_name)
         return Reply(text, buttons=buttons)

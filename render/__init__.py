@@ -13,3 +13,14 @@ MODULES: dict[str, str] = {}
 
 def draw(game: str, view: JSON, ctx: RenderContext) -> bytes:
     return import_module(MODULES.get(game, f"render.{game}")).render(view, ctx)
+
+
+def load_all() -> None:
+    """Import every registered game's renderer and open the fonts (a picture worker does this at start)."""
+    import engines
+    from render.text import text_width
+
+    for game in engines.REGISTRY:
+        import_module(MODULES.get(game, f"render.{game}"))
+    text_width("Aa 中文 😀", 20)
+    text_width("Aa", 20, bold=True)

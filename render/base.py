@@ -31,7 +31,8 @@ class RenderContext:
 
 
 def png(image: Image.Image) -> bytes:
-    """Encode as PNG (zlib level 6: small files at a modest cost)."""
+    """Encode as PNG (zlib level 3: a picture is drawn for every move, and level 6 took twice the
+    time, a fifth of a Nim picture's, for files a quarter smaller)."""
     out = io.BytesIO()
-    image.save(out, format="PNG", optimize=False, compress_level=6)
+    image.save(out, format="PNG", optimize=False, compress_level=3)
     return out.getvalue()

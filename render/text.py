@@ -78,6 +78,7 @@ def _emoji_image(run: str, size: int) -> tuple[Image.Image, int, int, float]:
     return small, round(left * scale), round(top * scale), font.getlength(run) * scale
 
 
+@lru_cache(maxsize=4096)  # the same names, numbers and labels are measured picture after picture
 def _advance(file: str, run: str, size: int) -> float:
     if file == EMOJI:
         return _emoji_image(run, size)[3]

@@ -4,7 +4,10 @@
 default) and `bot.storage.postgres.PostgresStorage` (several processes, one
 database) implement all of them with the same guarantees:
 
-- every write is one transaction: all of it is committed, or nothing;
+- every write is one transaction: all of it is committed, or nothing, before the call returns
+  (on SQLite the saves of several channels that arrive together share one transaction and
+  its commit, each on a savepoint of its own: each is still all or nothing, and alone);
+- a command's first read (`enter`) brings the channel's session and settings in one trip;
 - a session row carries a version that every save increments; a save that does not
   find the version it read changes nothing and raises `Conflict`;
 - one active session per channel, enforced by the database (`ChannelBusy`);
@@ -177,6 +180,11 @@ class Storage(Ratings):
 
     @abstractmethod
     async def active(self, channel: str) -> Session | None: ...
+
+    @abstractmethod
+    async def enter(self, channel: str) -> tuple[Session | None, dict[str, str]]:
+        """What a command in `channel` starts from, in one read: its active session (as `active`)
+        and its settings (key -> value, as `setting`)."""
 
     @abstractmethod
     async def latest(self, channel: str) -> Session | None:

@@ -273,6 +273,26 @@ MIGRATIONS: list[Migration] = [
         CREATE INDEX sessions_by_lease_owner ON sessions(lease_owner) WHERE lease_owner IS NOT NULL;
         """,
     ),
+    Migration(
+        "a command's lock and first read in one round trip (PostgreSQL; SQLite needs no lock)",
+        "",
+        # A VOLATILE function's statements each see what was committed when they start: the read
+        # comes after the lock is granted, so it sees the last command's commit (a single statement
+        # that locked and read would read from before the wait).
+        """
+        CREATE FUNCTION gamehost_enter(lock_key BIGINT, the_channel TEXT)
+        RETURNS TABLE (settings JSON, session JSON) LANGUAGE plpgsql VOLATILE AS $$
+        BEGIN
+            PERFORM pg_advisory_lock(lock_key);
+            RETURN QUERY SELECT
+                (SELECT json_object_agg(c.key, c.value) FROM channel_settings AS c WHERE c.channel = the_channel),
+                (SELECT row_to_json(x) FROM (SELECT s.*, (SELECT json_agg(json_build_array(t.seat, t.user_id, t.name,
+                    t.handle, t.ai_level, t.away, t.accepted)) FROM seats AS t WHERE t.session_id = s.id) AS seat_rows
+                    FROM sessions AS s WHERE s.channel = the_channel AND s.status IN ('lobby', 'playing')) AS x);
+        END
+        $$;
+        """,
+    ),
 ]
 
 

@@ -1,14 +1,16 @@
 """What the PostgreSQL store needs from around asyncpg: its errors (and the network's) as
-`StorageUnavailable` with one line that says what happened, advisory lock keys, a URL
+`StorageUnavailable` with one line that says what happened, advisory lock keys and a channel's lock, a URL
 fit to show (no password), and the `Tx` the portable SQL of `bot.storage.rated` runs on."""
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import hashlib
 import itertools
 import re
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
@@ -28,6 +30,33 @@ def key(name: str) -> int:
 
 
 MIGRATION_LOCK = key("gamehost.migrate")
+
+
+def channel_key(channel: str) -> int:
+    """The advisory lock key of one channel's commands."""
+    return key(f"gamehost.channel:{channel}")
+
+
+async def lock_channel(conn: asyncpg.Connection, channel: str) -> None:
+    try:
+        await conn.execute("SELECT pg_advisory_lock($1)", channel_key(channel))
+    except DRIVER_ERRORS as error:
+        raise StorageUnavailable(reason(error)) from error
+
+
+@dataclass
+class Held:
+    """A command in the store's `exclusive`: its task, its connection, and the channel whose lock
+    it has not taken yet (None once taken: the command's first trip takes it)."""
+
+    task: asyncio.Task[Any] | None
+    conn: asyncpg.Connection
+    pending: str | None
+
+    async def take(self) -> None:
+        if self.pending is not None:
+            channel, self.pending = self.pending, None  # from here on the server may hold it
+            await lock_channel(self.conn, channel)
 
 
 def reason(error: BaseException) -> str:

@@ -7,7 +7,11 @@ order, with nothing home-made:
 - one command of a channel at a time: `exclusive` holds a session-level advisory lock
   on the channel's key while the command runs, and the command's reads and writes go
   through that same connection (no second connection is needed while it waits). A
-  process that dies drops its connection and the server frees the lock at once.
+  process that dies drops its connection and the server frees the lock at once. The lock
+  is taken with the command's first trip: `enter` locks and reads in one round trip (the
+  `gamehost_enter` function), any other first call takes it on its own first; a command
+  that asked nothing of the database has nothing to unlock. A move is three round trips:
+  lock and read, the save (one statement), unlock.
 - background work is claimed by `UPDATE ... WHERE id IN (SELECT ... FOR UPDATE SKIP
   LOCKED)`, setting a lease (owner, until) on the database's clock, renewed by each claim;
   a process that dies stops claiming and the work is free again when the lease runs out.
@@ -35,7 +39,19 @@ import asyncpg
 from bot.session import Change, ChannelBusy, Conflict, MoveRow, Session
 from bot.storage.contract import StorageUnavailable, dump, move_of, offer_outcome, session_of
 from bot.storage.migrations import MIGRATIONS, newer
-from bot.storage.pgdriver import DRIVER_ERRORS, MIGRATION_LOCK, PgTx, guarded, keep, key, reason, shown
+from bot.storage.pgdriver import (
+    DRIVER_ERRORS,
+    MIGRATION_LOCK,
+    Held,
+    PgTx,
+    channel_key,
+    guarded,
+    keep,
+    lock_channel,
+    reason,
+    shown,
+)
+from bot.storage.pgsave import one_statement
 from bot.storage.rated import SQLRatings, Tx, rate_finished
 
 ACTIVE = "status IN ('lobby', 'playing')"
@@ -52,8 +68,7 @@ class PostgresStorage(SQLRatings):
         self.pool = pool
         self.where = where
         # The connection a task holds a channel's lock on: its queries go through it.
-        self._held: contextvars.ContextVar[tuple[asyncio.Task[Any] | None, asyncpg.Connection] | None] = (
-            contextvars.ContextVar(f"held-{id(self)}", default=None))  # fmt: skip
+        self._held: contextvars.ContextVar[Held | None] = contextvars.ContextVar(f"held-{id(self)}", default=None)
 
     @classmethod
     async def open(cls, url: str, pool_size: int = 10, lock_timeout_ms: int = 5000,
@@ -106,12 +121,19 @@ class PostgresStorage(SQLRatings):
         async with self._conn() as conn:
             return await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version")
 
+    def _holding(self) -> Held | None:
+        """What this task holds in `exclusive`, if it does."""
+        held = self._held.get()
+        return held if held is not None and held.task is asyncio.current_task() else None
+
     @contextlib.asynccontextmanager
     async def _conn(self) -> AsyncIterator[asyncpg.Connection]:
-        """The connection this task holds a channel's lock on, else one from the pool."""
-        held = self._held.get()
-        if held is not None and held[0] is asyncio.current_task():
-            yield held[1]
+        """The connection this task holds a channel's lock on (the lock taken first if it is not
+        yet), else one from the pool."""
+        held = self._holding()
+        if held is not None:
+            await held.take()
+            yield held.conn
         else:
             async with self.pool.acquire() as conn:
                 yield conn
@@ -141,6 +163,14 @@ class PostgresStorage(SQLRatings):
     @guarded
     async def save(self, session: Session, change: Change | None = None) -> None:
         change = change or Change()
+        if not change.results and (change.drop_moves_from is None or change.move is None):
+            sql, params = one_statement(session, change)  # one round trip, atomic, no BEGIN and COMMIT
+            async with self._conn() as conn:
+                if not await conn.fetchval(sql, *params):
+                    raise Conflict(session.id)
+            session.version += 1
+            session.saved_seats = [replace(seat) for seat in session.seats]
+            return
         async with self._conn() as conn, conn.transaction():
             status = await conn.execute(
                 "UPDATE sessions SET status=$1, options=$2, seed=$3, state=$4, version=$5, deadline=$6, offer=$7,"
@@ -213,6 +243,23 @@ class PostgresStorage(SQLRatings):
         return await self._one(f"SELECT * FROM sessions WHERE channel=$1 AND {ACTIVE}", channel)
 
     @guarded
+    async def enter(self, channel: str) -> tuple[Session | None, dict[str, str]]:
+        held = self._holding()
+        if held is not None and held.pending == channel:  # the lock and the read in one round trip
+            held.pending = None  # from here on the server may hold it: unlock at the end
+            row = await held.conn.fetchrow("SELECT * FROM gamehost_enter($1, $2)", channel_key(channel), channel)
+        else:
+            async with self._conn() as conn:
+                row = await conn.fetchrow(
+                    "SELECT (SELECT json_object_agg(key, value) FROM channel_settings WHERE channel=$1) AS settings,"
+                    f" (SELECT row_to_json(x) FROM (SELECT s.*, {SEATS} FROM sessions AS s WHERE channel=$1"
+                    f" AND {ACTIVE}) AS x) AS session",
+                    channel,
+                )  # fmt: skip
+        settings, found = json.loads(row["settings"] or "{}"), json.loads(row["session"] or "null")
+        return (None if found is None else session_of(found, found["seat_rows"] or [])), settings
+
+    @guarded
     async def latest(self, channel: str) -> Session | None:
         return await self._one("SELECT * FROM sessions WHERE channel=$1 ORDER BY id DESC LIMIT 1", channel)
 
@@ -243,32 +290,31 @@ class PostgresStorage(SQLRatings):
     # --- one command of a channel at a time, across processes -------------------------------
     @contextlib.asynccontextmanager
     async def exclusive(self, channel: str) -> AsyncIterator[None]:
-        held = self._held.get()
-        task = asyncio.current_task()
-        if held is not None and held[0] is task:  # a second channel in the same command (move_channel)
-            await self._lock(held[1], channel)
+        held = self._holding()
+        if held is not None:  # a second channel in the same command (move_channel): the first locked first
+            await held.take()
+            await lock_channel(held.conn, channel)
             yield
             return
         try:
             conn = await self.pool.acquire()
         except DRIVER_ERRORS as error:
             raise StorageUnavailable(reason(error)) from error
-        token = None
+        held = Held(asyncio.current_task(), conn, channel)
+        token = self._held.set(held)
         try:
-            await self._lock(conn, channel)
-            token = self._held.set((task, conn))
             yield
         finally:
-            if token is not None:
-                self._held.reset(token)
-            await self._let_go(conn)
+            self._held.reset(token)
+            await self._let_go(conn, locked=held.pending is None)
 
-    async def _let_go(self, conn: asyncpg.Connection) -> None:
-        """Free the channels' locks and give the connection back. A connection that broke has
-        gone back by itself, and the server freed its locks; one that fails to unlock is closed
-        (which frees them). Neither is the command's failure."""
+    async def _let_go(self, conn: asyncpg.Connection, locked: bool = True) -> None:
+        """Free the channels' locks (if any was taken) and give the connection back. A connection
+        that broke has gone back by itself, and the server freed its locks; one that fails to
+        unlock is closed (which frees them). Neither is the command's failure."""
         try:
-            await conn.execute("SELECT pg_advisory_unlock_all()")
+            if locked:
+                await conn.execute("SELECT pg_advisory_unlock_all()")
         except BaseException as error:
             with contextlib.suppress(Exception):
                 conn.terminate()
@@ -277,13 +323,6 @@ class PostgresStorage(SQLRatings):
         finally:
             with contextlib.suppress(Exception):
                 await self.pool.release(conn)
-
-    @staticmethod
-    async def _lock(conn: asyncpg.Connection, channel: str) -> None:
-        try:
-            await conn.execute("SELECT pg_advisory_lock($1)", key(f"gamehost.channel:{channel}"))
-        except DRIVER_ERRORS as error:
-            raise StorageUnavailable(reason(error)) from error
 
     # --- background work --------------------------------------------------------------------
     @guarded
@@ -368,3 +407,5 @@ class PostgresStorage(SQLRatings):
         async with self._conn() as conn:
             rows = await conn.fetch(sql, *params)
         return [dict(r) for r in rows]
+
+

@@ -1,6 +1,12 @@
 """The storage contract on one SQLite file (aiosqlite, WAL): the embedded default.
 
-One connection; its statements never interleave between transactions. A write is
+One connection, in aiosqlite's thread. Most operations are one trip there: one statement,
+or a function that runs the whole transaction in the thread (a save), so they queue behind
+each other without a lock and the event loop never waits for a transaction to be stepped
+through statement by statement; saves arriving together share a transaction and its commit
+(`bot.storage.grouped`). The few transactions written statement by statement from
+asynchronous code (rating a finished game, linking, migrating) hold `_lock`, and the
+one-trip operations wait for it, so nothing interleaves with them. A write is
 `BEGIN IMMEDIATE ... COMMIT`, so another process on the same file waits for it up to
 the busy timeout. SQLite's errors become `StorageUnavailable` with SQLite's own words
 (locked, read-only, full, malformed); `open` refuses a file that fails a quick check.
@@ -26,6 +32,7 @@ import aiosqlite
 
 from bot.session import Change, ChannelBusy, Conflict, MoveRow, Session
 from bot.storage.contract import StorageUnavailable, dump, move_of, offer_outcome, session_of
+from bot.storage.grouped import SEATS, GroupCommit, rows_of, seat_rows, write
 from bot.storage.migrations import MIGRATIONS, newer, statements
 from bot.storage.rated import SQLRatings, Tx, rate_finished
 
@@ -86,7 +93,23 @@ class SQLiteTx(Tx):
 class SQLiteStorage(SQLRatings):
     def __init__(self, db: aiosqlite.Connection) -> None:
         self.db = db
-        self._lock = asyncio.Lock()
+        self._lock = asyncio.Lock()  # held by a transaction written statement by statement
+        self._group = GroupCommit(self._hop)
+
+    async def _hop(self, fn: Callable[..., R], *args: Any) -> R:
+        """`fn(connection, *args)` in the database's thread, in one trip (aiosqlite's own way of
+        running its calls there), once no transaction written statement by statement is open."""
+        async with self._between():
+            return await self.db._execute(fn, self.db._conn, *args)
+
+    @contextlib.asynccontextmanager
+    async def _between(self) -> AsyncIterator[None]:
+        """Until the block's first trip to the database's thread is queued, no transaction written
+        statement by statement is open (the trip is queued before the block awaits anything else)."""
+        while self._lock.locked():
+            async with self._lock:
+                pass
+        yield
 
     @classmethod
     async def open(cls, path: str, synchronous: str = "NORMAL", busy_ms: int = 5000) -> SQLiteStorage:
@@ -173,37 +196,25 @@ class SQLiteStorage(SQLRatings):
     @_guarded
     async def save(self, session: Session, change: Change | None = None) -> None:
         change = change or Change()
-        async with self._transaction():
-            cursor = await self.db.execute(
-                "UPDATE sessions SET status=?, options=?, seed=?, state=?, version=?, deadline=?, offer=?,"
-                " outcome=?, ply=?, updated_at=?, bot_turn=? WHERE id=? AND version=?",
-                (str(session.status), json.dumps(session.options), session.seed, dump(session.state),
-                 session.version + 1, session.deadline, *offer_outcome(session),
-                 session.ply, session.updated_at, int(session.bot_turn), session.id, session.version),
-            )  # fmt: skip
-            if cursor.rowcount != 1:
+        if not change.results:  # with the other channels' saves of the moment, in one transaction
+            outcome = await self._group.save(rows_of(session, change))
+            if outcome is False:
                 raise Conflict(session.id)
-            if session.seats != session.saved_seats:
-                await self._write_seats(session)
-            if change.drop_moves_from is not None:
-                await self.db.execute(
-                    "DELETE FROM moves WHERE session_id=? AND ply>=?", (session.id, change.drop_moves_from)
-                )
-            if change.move is not None:
-                m = change.move
-                await self.db.execute(
-                    "INSERT INTO moves (session_id, ply, seat, move, by_ai, state_before, at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (session.id, m.ply, m.seat, m.move, int(m.by_ai), json.dumps(m.state_before), m.at),
-                )
-            if change.results:
-                await self.db.executemany(
-                    "INSERT INTO results (session_id, seat, user_id, name, game, rank, result, score, at, role)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [(session.id, r.seat, r.user_id, r.name, session.game, r.rank, r.result, r.score,
-                      session.updated_at, r.role) for r in change.results],
-                )  # fmt: skip
-                await rate_finished(SQLiteTx(self.db), session.id or 0)
+            if isinstance(outcome, sqlite3.Error):
+                raise StorageUnavailable(str(outcome)) from outcome
+            session.version += 1
+            session.saved_seats = [replace(seat) for seat in session.seats]
+            return
+        async with self._transaction():
+            if not await self.db._execute(write, self.db._conn, rows_of(session, change)):
+                raise Conflict(session.id)
+            await self.db.executemany(
+                "INSERT INTO results (session_id, seat, user_id, name, game, rank, result, score, at, role)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(session.id, r.seat, r.user_id, r.name, session.game, r.rank, r.result, r.score,
+                  session.updated_at, r.role) for r in change.results],
+            )  # fmt: skip
+            await rate_finished(SQLiteTx(self.db), session.id or 0)
         session.version += 1
         session.saved_seats = [replace(seat) for seat in session.seats]
 
@@ -248,18 +259,16 @@ class SQLiteStorage(SQLRatings):
             raise StorageUnavailable(str(error)) from error
 
     async def _write_seats(self, session: Session) -> None:
-        await self.db.executemany(
-            "INSERT INTO seats (session_id, seat, user_id, name, handle, ai_level, away, accepted)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session_id, seat) DO UPDATE SET"
-            " user_id=excluded.user_id, name=excluded.name, handle=excluded.handle, ai_level=excluded.ai_level,"
-            " away=excluded.away, accepted=excluded.accepted",
-            [(session.id, s.seat, s.user_id, s.name, s.handle, s.ai_level, int(s.away), int(s.accepted))
-             for s in session.seats],
-        )  # fmt: skip
+        await self.db.executemany(SEATS, seat_rows(session))
 
     @_guarded
     async def active(self, channel: str) -> Session | None:
         return await self._one(f"SELECT * FROM sessions WHERE channel=? AND {ACTIVE}", channel)
+
+    @_guarded
+    async def enter(self, channel: str) -> tuple[Session | None, dict[str, str]]:
+        rows, settings = await self._hop(_enter, channel)
+        return (session_of(rows[0], json.loads(rows[0]["seat_rows"])) if rows else None), dict(settings)
 
     @_guarded
     async def latest(self, channel: str) -> Session | None:
@@ -275,7 +284,7 @@ class SQLiteStorage(SQLRatings):
 
     @_guarded
     async def next_deadline(self) -> float | None:
-        async with self._lock:
+        async with self._between():
             sql = f"SELECT MIN(deadline) FROM sessions WHERE deadline IS NOT NULL AND {ACTIVE}"
             return (await (await self.db.execute(sql)).fetchone())[0]
 
@@ -285,12 +294,8 @@ class SQLiteStorage(SQLRatings):
 
     async def _many(self, sql: str, *params: Any) -> list[Session]:
         """Sessions with their seats, read in one query (one trip to the database thread)."""
-        query = (
-            "SELECT s.*, (SELECT json_group_array(json_array(seat, user_id, name, handle, ai_level, away, accepted))"
-            f" FROM seats WHERE session_id=s.id) AS seat_rows FROM ({sql}) AS s"
-        )
-        async with self._lock:
-            rows = await self.db.execute_fetchall(query, params)
+        async with self._between():
+            rows = await self.db.execute_fetchall(_with_seats(sql), params)
         return [session_of(row, json.loads(row["seat_rows"])) for row in rows]
 
     # --- one command of a channel at a time -------------------------------------------------
@@ -305,7 +310,7 @@ class SQLiteStorage(SQLRatings):
         names = {f"p{n}": name for n, name in enumerate(platforms or ())}
         served = "" if platforms is None else \
             f" AND substr(channel, 1, instr(channel, ':') - 1) IN ({', '.join(':' + n for n in names)})"  # fmt: skip
-        async with self._lock:
+        async with self._between():
             rows = await self.db.execute_fetchall(
                 f"UPDATE sessions SET lease_owner=:owner, lease_until={NOW} + :lease WHERE {ACTIVE}"
                 f" AND ((deadline IS NOT NULL AND deadline<=:now) OR (bot_turn=1 AND status='playing')) AND {FREE}"
@@ -319,7 +324,7 @@ class SQLiteStorage(SQLRatings):
 
     @_guarded
     async def claim_session(self, session_id: int, owner: str, lease: float) -> bool:
-        async with self._lock:
+        async with self._between():
             cursor = await self.db.execute(
                 f"UPDATE sessions SET lease_owner=:owner, lease_until={NOW} + :lease WHERE id=:id AND {FREE}",
                 {"owner": owner, "lease": lease, "id": session_id},
@@ -328,7 +333,7 @@ class SQLiteStorage(SQLRatings):
 
     @_guarded
     async def release(self, owner: str, session_ids: Sequence[int] | None = None) -> None:
-        async with self._lock:
+        async with self._between():
             if session_ids is None:
                 await self.db.execute("UPDATE sessions SET lease_owner=NULL, lease_until=NULL WHERE lease_owner=?",
                                       (owner,))  # fmt: skip
@@ -341,7 +346,7 @@ class SQLiteStorage(SQLRatings):
     # --- moves, results, settings ---------------------------------------------------
     @_guarded
     async def moves(self, session_id: int) -> list[MoveRow]:
-        async with self._lock:
+        async with self._between():
             rows = await self.db.execute_fetchall("SELECT * FROM moves WHERE session_id=? ORDER BY ply", (session_id,))
         return [move_of(r) for r in rows]
 
@@ -374,7 +379,7 @@ class SQLiteStorage(SQLRatings):
 
     @_guarded
     async def set_setting(self, channel: str, key: str, value: str) -> None:
-        async with self._lock:
+        async with self._between():
             await self.db.execute(
                 "INSERT INTO channel_settings (channel, key, value) VALUES (?, ?, ?)"
                 " ON CONFLICT (channel, key) DO UPDATE SET value=excluded.value",
@@ -382,6 +387,21 @@ class SQLiteStorage(SQLRatings):
             )
 
     async def _rows(self, sql: str, *params: Any) -> list[dict[str, Any]]:
-        async with self._lock:
+        async with self._between():
             rows = await self.db.execute_fetchall(sql, params)
         return [dict(r) for r in rows]
+
+
+def _with_seats(sql: str) -> str:
+    """`sql`'s sessions, each with its seats' rows as JSON (`seat_rows`)."""
+    return ("SELECT s.*, (SELECT json_group_array(json_array(seat, user_id, name, handle, ai_level, away, accepted))"
+            f" FROM seats WHERE session_id=s.id) AS seat_rows FROM ({sql}) AS s")  # fmt: skip
+
+
+ENTER = _with_seats(f"SELECT * FROM sessions WHERE channel=? AND {ACTIVE}")
+
+
+def _enter(conn: sqlite3.Connection, channel: str) -> tuple[list[Any], list[Any]]:
+    """In the database's thread: a channel's active session and its settings, in one trip."""
+    return (conn.execute(ENTER, (channel,)).fetchall(),
+            conn.execute("SELECT key, value FROM channel_settings WHERE channel=?", (channel,)).fetchall())  # fmt: skip

@@ -80,16 +80,16 @@ def wait_for(found, what: str, timeout: float = 60.0):
     return value
 
 
-def test_the_ai_workers_exit_when_the_host_is_killed_with_sigkill(tmp_path: Path) -> None:
+def test_the_ai_and_picture_workers_exit_when_the_host_is_killed_with_sigkill(tmp_path: Path) -> None:
     env = {**os.environ, "GAMEHOST_DB": str(tmp_path / "g.db"), "GAMEHOST_IMAGES": str(tmp_path / "img"),
-           "GAMEHOST_AI_WORKERS": "2"}  # fmt: skip
+           "GAMEHOST_AI_WORKERS": "2", "GAMEHOST_RENDER_WORKERS": "2"}  # fmt: skip
     env = {k: v for k, v in env.items() if "TOKEN" not in k}
     host = subprocess.Popen([sys.executable, "-m", "bot.main"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, env=env, cwd=Path(__file__).parents[2])  # fmt: skip
     try:
-        # The forkserver, the resource tracker and the two workers the host warms up at start.
-        family = wait_for(lambda: (found := descendants(host.pid)) and len(found) == 4 and found,
-                          "the host did not start its AI workers")  # fmt: skip
+        # The forkserver, the resource tracker, and the two AI and two picture workers the host warms up at start.
+        family = wait_for(lambda: (found := descendants(host.pid)) and len(found) == 6 and found,
+                          "the host did not start its AI and picture workers")  # fmt: skip
     finally:
         host.kill()
         host.wait()
@@ -100,11 +100,11 @@ async def test_a_pool_whose_worker_was_killed_starts_anew(tmp_path: Path) -> Non
     ai = AIRunner(1)
     try:
         await ai.warm_up()
-        [worker] = ai._pool._processes  # type: ignore[attr-defined]
+        [worker] = ai._pool.processes()
         os.kill(worker, signal.SIGKILL)
         state = {"heaps": [1, 2], "start": [1, 2], "max": None, "misere": False, "last": None, "turn": 0}
         move, _ = await ai.move("nim", state, 0, "hard", 1)
         assert move == "2 1"
-        assert worker not in ai._pool._processes  # type: ignore[attr-defined]
+        assert worker not in ai._pool.processes()
     finally:
         ai.close()

@@ -33,12 +33,12 @@ async def test_the_second_of_two_interleaved_hosts_gets_a_conflict_and_changes_n
         await table.say(ALICE, "/nim start 3 4 5")
         await table.say(BOB, "/join")
         other_read, first_saved = asyncio.Event(), asyncio.Event()
-        read_there, save_here, save_there = other_store.active, table.store.save, other_store.save
+        read_there, save_here, save_there = other_store.enter, table.store.save, other_store.save
 
-        async def active_there(channel: str):
-            session = await read_there(channel)
+        async def entered_there(channel: str):  # a command's read: the session and the channel's settings
+            found = await read_there(channel)
             other_read.set()
-            return session
+            return found
 
         async def saving_here(*args, **kwargs):
             await other_read.wait()  # the other host has read the session this write makes stale
@@ -49,7 +49,7 @@ async def test_the_second_of_two_interleaved_hosts_gets_a_conflict_and_changes_n
             await first_saved.wait()
             await save_there(*args, **kwargs)
 
-        other_store.active, table.store.save, other_store.save = active_there, saving_here, saving_there
+        other_store.enter, table.store.save, other_store.save = entered_there, saving_here, saving_there
         # Alice's click reaches both processes (a retried webhook); both take from heap 1.
         here, there = await asyncio.wait_for(asyncio.gather(
             table.host.handle(Event(table.channel, ALICE, "/take 1 2")),

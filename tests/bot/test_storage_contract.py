@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.session import Change, ChannelBusy, Conflict, Result, Seat, Session, SessionStatus
+from bot.session import Change, ChannelBusy, Conflict, MoveRow, Result, Seat, Session, SessionStatus
 from bot.storage import Storage, open_storage
 from bot.storage.contract import Storage as Contract
 from bot.storage.postgres import PostgresStorage
@@ -64,6 +64,44 @@ async def test_one_active_session_per_channel_and_stale_saves(store: Storage) ->
     stored = await store.get(first.id or 0)
     assert stored.state == {"heaps": [3, 4]} and stored.seats[1].away and stored.version == 1
     assert await store.stats("u:alice") == []  # the stale save's results were not written either
+
+
+async def test_a_command_reads_its_session_and_the_channels_settings_at_once(store: Storage) -> None:
+    assert await store.enter("c:1") == (None, {})
+    await store.set_setting("c:1", "language", "zh")
+    await store.set_setting("c:1", "telegram.board", "7")
+    await store.set_setting("c:2", "language", "en")
+    assert await store.enter("c:1") == (None, {"language": "zh", "telegram.board": "7"})
+    created = await store.create(a_session("c:1", SessionStatus.PLAYING))
+    await store.create(a_session("c:2"))
+    assert await store.enter("c:1") == (created, {"language": "zh", "telegram.board": "7"})
+    created.status = SessionStatus.FINISHED
+    await store.save(created)
+    assert await store.enter("c:1") == (None, {"language": "zh", "telegram.board": "7"})  # only an active one
+    assert (await store.enter("c:2"))[1] == {"language": "en"}
+
+
+async def test_saves_of_many_channels_at_once_each_commit_or_conflict_alone(store: Storage) -> None:
+    sessions = [await store.create(a_session(f"c:{n}", SessionStatus.PLAYING)) for n in range(30)]
+    stale = [await store.get(s.id or 0) for s in sessions[::3]]
+    for n, session in enumerate(sessions):
+        session.state, session.ply = {"heaps": [n, 1]}, 1
+    moves = [Change(move=MoveRow(0, 0, f"1 {n}", False, {"heaps": [3, 4]}, NOW)) for n in range(30)]
+    await asyncio.gather(*(store.save(s, m) for s, m in zip(sessions, moves, strict=True)))
+    for s in stale:  # each of these, saved together with fresh saves, finds its version stale
+        s.state = {"heaps": [0, 0]}
+    fresh = [await store.get(s.id or 0) for s in sessions[1::3]]
+    for s in fresh:
+        s.seats[0].away = True
+    outcomes = await asyncio.gather(*(store.save(s, Change(move=MoveRow(1, 1, "2 1", False, {}, NOW)))
+                                      for s in [*stale, *fresh]), return_exceptions=True)  # fmt: skip
+    assert all(isinstance(o, Conflict) for o in outcomes[:len(stale)]) and outcomes[len(stale):] == [None] * 10
+    for n, session in enumerate(sessions):
+        stored = await store.get(session.id or 0)
+        moved_again = n % 3 == 1
+        assert stored.state == {"heaps": [n, 1]} and stored.version == 1 + moved_again
+        assert stored.seats[0].away == moved_again
+        assert [m.move for m in await store.moves(session.id or 0)] == [f"1 {n}", *(["2 1"] if moved_again else [])]
 
 
 async def finished(store: Storage, channel: str, results: list[tuple[str, str, str, float | None]],
@@ -159,3 +197,61 @@ async def test_a_process_claims_work_only_in_channels_of_its_platforms(store: St
     assert await store.claim(NOW, "console only", 60, ["console"]) == []
     assert [s.id for s in await store.claim(NOW, "discord", 60, ["discord"])] == [on_discord.id]
     assert [s.id for s in await store.claim(NOW, "both", 60, ["discord", "telegram"])] == [on_telegram.id]
+
+
+@pytest.mark.backends("sqlite")
+async def test_sqlite_commits_the_saves_that_arrive_together_in_one_transaction(store: SQLiteStorage) -> None:
+    sessions = [await store.create(a_session(f"c:{n}", SessionStatus.PLAYING)) for n in range(20)]
+    batches: list[int] = []
+    hop = store._group._hop
+
+    async def counted(fn, batch):  # type: ignore[no-untyped-def]
+        batches.append(len(batch))
+        return await hop(fn, batch)
+
+    store._group._hop = counted
+    await asyncio.gather(*(store.save(s, Change(move=MoveRow(0, 0, "1 1", False, {}, NOW))) for s in sessions))
+    assert sum(batches) == 20 and len(batches) < 20, batches  # the first alone, the rest queued behind it
+    assert [(await store.get(s.id or 0)).version for s in sessions] == [1] * 20
+
+
+@pytest.mark.backends("postgres")
+async def test_a_command_that_waited_for_the_channel_reads_what_the_one_before_it_wrote(store: Storage) -> None:
+    """The lock and the read are one round trip: the read must still come after the lock is
+    granted (a read in the same statement would see the database as it was before the wait)."""
+    created = await store.create(a_session("c:1", SessionStatus.PLAYING))
+    second_read = None
+
+    async def second() -> None:
+        nonlocal second_read
+        async with store.exclusive("c:1"):
+            second_read, _ = await store.enter("c:1")
+
+    async with store.exclusive("c:1"):
+        session, _ = await store.enter("c:1")
+        waiting = asyncio.ensure_future(second())
+        while not await scalar(store, "SELECT COUNT(*) FROM pg_locks WHERE locktype='advisory' AND NOT granted"):
+            await asyncio.sleep(0.01)  # until the second command waits for the lock, inside its read
+        session.state = {"heaps": [1, 1]}
+        await store.save(session, Change(move=MoveRow(0, 0, "1 2", False, {"heaps": [3, 4]}, NOW)))
+    await waiting
+    assert second_read is not None and second_read.version == 1 == created.version + 1
+    assert second_read.state == {"heaps": [1, 1]}
+
+
+async def test_a_save_that_fails_on_its_own_fails_alone(store: Storage) -> None:
+    """Saved together (on SQLite in one transaction), a save whose move row is refused (its ply
+    is taken) writes nothing and says so; the others are committed."""
+    sessions = [await store.create(a_session(f"c:{n}", SessionStatus.PLAYING)) for n in range(8)]
+    for s in sessions:
+        await store.save(s, Change(move=MoveRow(0, 0, "1 1", False, {}, NOW)))
+    for n, s in enumerate(sessions):
+        s.state = {"heaps": [n, n]}
+    ply = {n: 0 if n == 5 else 1 for n in range(8)}  # the sixth repeats ply 0
+    outcomes = await asyncio.gather(*(store.save(s, Change(move=MoveRow(ply[n], 1, "2 1", False, {}, NOW)))
+                                      for n, s in enumerate(sessions)), return_exceptions=True)  # fmt: skip
+    assert [type(o).__name__ for o in outcomes] == ["NoneType"] * 5 + ["StorageUnavailable"] + ["NoneType"] * 2
+    for n, s in enumerate(sessions):
+        stored = await store.get(s.id or 0)
+        assert (stored.version, stored.state) == ((1, {"heaps": [3, 4]}) if n == 5 else (2, {"heaps": [n, n]}))
+        assert len(await store.moves(s.id or 0)) == (1 if n == 5 else 2)

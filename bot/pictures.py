@@ -1,0 +1,50 @@
+"""Pictures drawn off the event loop: in worker processes (`bot.workers`, the same pool that
+exits with the host as the AI's), so drawing uses every core and holds no GIL the event loop
+needs; the loop only sends the view and gets the PNG's bytes back.
+
+`Pictures(0, draw)` draws in a background thread of this process, with any `draw` callable
+(tests, tiny hosts). A picture that cannot be drawn raises here as it would in place: the
+caller (`bot.replies.drawn`) falls back to the text board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import render
+from bot.workers import Workers
+from render.base import RenderContext
+
+Draw = Callable[[str, Any, RenderContext], bytes]
+
+
+class Pictures:
+    """`workers` > 0: that many processes (None: one per CPU), each drawing with `render.draw`;
+    0: `draw` in threads of this process."""
+
+    def __init__(self, workers: int | None = None, draw: Draw = render.draw) -> None:
+        if workers != 0 and draw is not render.draw:
+            raise ValueError("worker processes draw with render.draw; another draw runs in threads (workers=0)")
+        self._draw = draw
+        self._pool = Workers(workers, "pictures", threads=2)
+        self.workers = self._pool.count
+
+    async def draw(self, game: str, view: Any, ctx: RenderContext) -> bytes:
+        """The PNG of `view` (a game's picture)."""
+        return await self._pool.run(self._draw, game, view, ctx)
+
+    async def call(self, draw: Callable[..., bytes], *args: Any) -> bytes:
+        """Another picture (`draw` a module-level function of `render`, as the standings' are)."""
+        return await self._pool.run(draw, *args)
+
+    async def warm_up(self) -> None:
+        """Start the workers and load the renderers and fonts in them now, not at the first picture."""
+        if self.workers:
+            await self._pool.warm_up(render.load_all)
+
+    def processes(self) -> list[int]:
+        return self._pool.processes()
+
+    def close(self) -> None:
+        self._pool.close()
