@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import engines
-from bot import clean, info, ladder, play, table
+from bot import clean, info, ladder, metrics, play, table
 from bot.ai import AIRunner
 from bot.autoplay import LEASE, Autoplay
 from bot.commands import Command, ParseError
@@ -221,6 +221,7 @@ class Host:
             await self.store.move_channel(old, new)
 
     # --- the entry point ------------------------------------------------------------
+    @metrics.timed
     async def handle(self, event: Event, respond: Respond | None = None) -> list[Reply]:
         """Answer one event. `respond` gets the replies before the channel is unlocked,
         so they reach the platform before anything that follows (an AI's move)."""
