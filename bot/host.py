@@ -150,6 +150,11 @@ class Host:
             word in g.move_words or word in g.queries for g in self.games.values()
         )
 
+    def command_name(self, word: str) -> str | None:
+        """The command `word` names as the table spells it (认输 -> resign), None if none."""
+        word = clean.text(word).lower()
+        return table.COMMAND_WORDS.get(word, word) if self.knows(word) else None
+
     def parse(self, text: str) -> Command | ParseError | None:
         """How the host reads `text` (None: not a command)."""
         return table.parse(clean.text(text), self.words, self.bot_name)

@@ -98,8 +98,8 @@ def timed(handle: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]
 def command_word(host: Any, event: Any) -> str:
     if event.button is not None:
         return "button"
-    word = (event.text or "").lstrip("/").split(" ", 1)[0].split("@", 1)[0].lower()
-    return word if word.isascii() and word.isidentifier() and host.knows(word) else "other"
+    word = (event.text or "").lstrip("/").split(" ", 1)[0].split("@", 1)[0]
+    return host.command_name(word) or "other"
 
 
 async def refresh(store: Any) -> None:

@@ -60,8 +60,10 @@ async def test_metrics_move_with_the_games_played(table: Table, ops: str) -> Non
     playing = 1 if session.status == "playing" else 0
     assert value(after, "gamehost_active_games", game="nim") == playing
 
-    await table.say(ALICE, "/resign")
-    assert value(await scrape(ops), "gamehost_active_games", game="nim") == 0  # read from the store, not kept
+    await table.say(ALICE, "/认输")  # resign, in Chinese: timed as "resign"
+    final = await scrape(ops)
+    assert value(final, "gamehost_active_games", game="nim") == 0  # read from the store, not kept
+    assert moved(after, final, "gamehost_command_seconds_count", platform="console", command="resign") == 1
     await table.say(ALICE, "/gomoku start")
     assert value(await scrape(ops), "gamehost_open_tables", game="gomoku") == 1
 
