@@ -15,8 +15,10 @@ import pytest
 from bot.ops import Ops
 from bot.startup import StartFailed
 from bot.storage import open_storage
-from tests.conftest import ALICE, BOB, Table
+from tests.conftest import ALICE, BOB, BOTH, Table
 from tests.ops import get, moved, scrape, value
+
+BACKENDS = BOTH  # the gauges are read from the store: on SQLite and on PostgreSQL
 
 
 @pytest.fixture
