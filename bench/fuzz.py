@@ -460,6 +460,10 @@ class Fuzz:
         rng = self.rng
         session = await self.store.active(ch.id)
         if session is None:
+            if rng.random() < 0.3:  # a look at what the last table left (one that never began, say)
+                word = rng.choice(("/board", "/board", "/record", "/replay", "/replay 1", "/hint", "/rematch", "/棋盘"))
+                await self.handle(self.event(ch, rng.choice(ch.people), word))
+                return
             starter = rng.choice(ch.people)
             await self.handle(self.event(ch, starter, game_command(rng, ch, starter)))
             return

@@ -12,7 +12,7 @@ import pytest
 from bench import fuzz
 
 
-def arguments(db: Path, events: int = 600, seed: int = 11) -> fuzz.argparse.Namespace:
+def arguments(db: Path, events: int = 1200, seed: int = 1) -> fuzz.argparse.Namespace:
     return fuzz.arguments_parser().parse_args(["--events", str(events), "--seed", str(seed), "--db", str(db)])
 
 
