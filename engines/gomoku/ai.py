@@ -9,10 +9,10 @@
   refute the opponent's VCF, and a check that its move leaves the opponent no
   short VCT.
 - master: deeper VCF and VCT; before the PVS it asks whether the opponent would
-  win by VCT if it moved now, and if so keeps only the moves that refute it
-  (while none is proven, it goes on into the PVS's nodes; still none: the moves
-  not proven to lose); the PVS then deepens until its nodes are spent, with
-  quiescence that answers open threes.
+  win by VCT if it moved now, and if so keeps only the moves that hold out
+  longest against it (`_resist`: those that leave no VCT of 1 attacking move,
+  of 2, ... of 4, and when every move loses, those that lose deepest); the PVS
+  then deepens until its nodes are spent, with quiescence that answers open threes.
 """
 
 from __future__ import annotations
@@ -42,9 +42,9 @@ class Level:
     guard_vct: int = 0  # depth of the opponent-VCT check before PVS, which keeps only the moves refuting it
     share_vcf: float = 0.15  # fractions of the node budget for each stage
     share_vct: float = 0.25
-    share_guard: float = 0.0
+    share_guard: float = 0.0  # the guard: nodes of one check
     share_pvs: float = 0.7  # PVS stops this far into the budget when the VCT check of its move follows
-    guard_late: float = 0.0  # how far into the budget the guard may go on (in the PVS's share) while no move is safe
+    guard_late: float = 0.0  # the guard: nodes of all its checks
     qdepth: int = 4  # fours the side to move may play at a leaf
     w_self: int = 100  # evaluation weights (percent) of the mover's and the other side's potential
     w_opp: int = 100
@@ -206,11 +206,7 @@ def _think(pos: Position, c: int, level: Level, s: Searcher, info: AIInfo) -> in
             info["reason"] = "vct"
             return q
     if level.guard_vct:
-        stop = min(budget, s.nodes + budget * level.share_guard)
-        threat = lambda: s.vct_deepening(o, level.guard_vct)  # noqa: E731
-        overtime = max(0.0, budget * level.guard_late - stop)
-        each = budget * level.share_guard / 4
-        root = _refutations(pos, c, s, root, threat, stop - s.nodes, each, stop, overtime)
+        root = _resist(pos, c, s, root, level.guard_vct, budget * level.share_guard, budget * level.guard_late)
     info["reason"] = "pvs"
     if len(root) == 1:
         return root[0]
@@ -269,15 +265,11 @@ def _check_vct(pos: Position, c: int, s: Searcher, order: list[int], level: Leve
 
 
 def _refutations(pos: Position, c: int, s: Searcher, root: list[int], threat, first: float, each: float,
-                 stop: float, overtime: float = 0.0) -> list[int]:
-    """If `threat()` finds the opponent a forced win were it to move now, the moves after which it finds none.
-
-    Tried in order, each check within `each` nodes, until the count of nodes reaches `stop`: the usual
-    candidates, then every point of the opponent's threats and of one's own. No threat, or no safe move:
-    `root` as it is, except that with `overtime` (master's guard) the checks go on for that many nodes
-    more, each given twice as many, and
-    without a safe move then the moves not proven to lose (the checks that ran out of time, and those never
-    reached) are kept, if any."""
+                 stop: float) -> list[int]:
+    """If `threat()` (within `first` nodes) finds the opponent a forced win were it to move now, the moves
+    after which it finds none: tried in order, each check within `each` nodes, until the count of nodes
+    reaches `stop`: the usual candidates, then every point of the opponent's threats and of one's own.
+    No threat, or no move proven safe: `root` as it is."""
     o = 3 - c
     base = len(pos.moves)
 
@@ -295,24 +287,10 @@ def _refutations(pos: Position, c: int, s: Searcher, root: list[int], threat, fi
         return root
     pool = [q for q in dict.fromkeys(root + sorted(pos.fours[o] | pos.threes[o] | pos.fours[c] | pos.threes[c]))
             if not pos.cells[q] and not _bad(pos, c, q)]
-    safe, unproven, rest = _prove(pos, c, s, pool, holds, each, stop)
-    if not overtime:
-        return safe or root
-    if not safe and (unproven or rest):  # a critical move: the unproven moves again, twice as long, then the rest
-        safe, unproven, rest = _prove(pos, c, s, unproven + rest, holds, each * 2, stop + overtime)
-    return safe or unproven + rest or root
-
-
-def _prove(pos: Position, c: int, s: Searcher, pool: list[int], holds, each: float,
-           stop: float) -> tuple[list[int], list[int], list[int]]:
-    """Checks the moves of `pool` in order until `stop` nodes: the moves proven safe, those whose check ran
-    out of nodes, and those not checked."""
-    o = 3 - c
     safe: list[int] = []
-    unproven: list[int] = []
-    for i, q in enumerate(pool):
+    for q in pool:
         if s.nodes >= min(stop, s.limit):
-            return safe, unproven, pool[i:]
+            break
         pos.make(q, c)
         blocks = pos.five_near(c, q)
         if len(blocks) > 1:  # two five points: the opponent cannot stop both
@@ -322,9 +300,62 @@ def _prove(pos: Position, c: int, s: Searcher, pool: list[int], holds, each: flo
         if blocks:  # c's four: the opponent blocks first, then may still have the win
             pos.make(blocks[0], o)
         s.stop = min(s.limit, int(stop), s.nodes + max(1, int(each)))
-        verdict = holds()
-        if verdict is False:
+        if holds() is False:
             safe.append(q)
-        elif verdict is None:
-            unproven.append(q)
-    return safe, unproven, []
+    return safe or root
+
+
+def _resist(pos: Position, c: int, s: Searcher, root: list[int], depth: int, each: float, most: float) -> list[int]:
+    """Master's guard. If the opponent would win by VCT (of at most `depth` attacking moves) were it to move
+    now, the moves that hold out longest against it: every candidate (the usual ones, then every point of
+    the opponent's threats and of one's own) is checked for an opponent VCT of 1 attacking move, the
+    survivors for one of 2, and so on, each check within `each` nodes and all within `most`. At each depth
+    the moves proven to leave no VCT go on (failing those, the moves whose check ran out of nodes); it
+    stops at `depth`, when one move is left, or when every move loses at some depth: then the moves that
+    survived the depth before are the ones kept, as they are the hardest to refute."""
+    o = 3 - c
+    base = len(pos.moves)
+    stop = min(s.limit, s.nodes + int(most))
+
+    def check(f, *args):
+        s.stop = min(stop, s.nodes + max(1, int(each)))
+        try:
+            return f(*args) is not None
+        except Timeout:
+            return None
+        finally:
+            while len(pos.moves) > base:
+                pos.unmake()
+
+    if not check(s.vct_deepening, o, depth):
+        return root
+    alive = [q for q in dict.fromkeys(root + sorted(pos.fours[o] | pos.threes[o] | pos.fours[c] | pos.threes[c]))
+             if not pos.cells[q] and not _bad(pos, c, q)]
+    for d in range(1, depth + 1):
+        safe: list[int] = []
+        unproven: list[int] = []
+        rest: list[int] = []
+        for i, q in enumerate(alive):
+            if s.nodes >= stop:
+                rest = alive[i:]
+                break
+            pos.make(q, c)
+            blocks = pos.five_near(c, q)
+            if len(blocks) > 1:  # two five points: the opponent cannot stop both
+                pos.unmake()
+                safe.append(q)
+                continue
+            if blocks:  # c's four: the opponent blocks first, then may still have the win
+                pos.make(blocks[0], o)
+            lost = check(s.vct, o, d)
+            if lost is False:
+                safe.append(q)
+            elif lost is None:
+                unproven.append(q)
+        survivors = safe or unproven + rest
+        if not survivors:
+            break
+        alive = survivors
+        if len(alive) == 1 or s.nodes >= stop:
+            break
+    return alive
