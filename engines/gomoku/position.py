@@ -147,20 +147,31 @@ class Position:
         self.cells[p] = c
         self.moves.append(p)
         self.hash ^= self.st.zobrist[c][p]
-        # p is taken: its own patterns stop counting until it is empty again.
-        for side in (BLACK, WHITE):
-            self.total[side] -= VALUE[self.code[side][p]]
-            self.fours[side].discard(p)
-            self.threes[side].discard(p)
+        # p is taken: its own patterns stop counting until it is empty again (a point below an open
+        # three is in neither threat set).
+        total = self.total
+        code = self.code[1][p]
+        total[1] -= VALUE[code]
+        if code >= BIT_F3:
+            self.fours[1].discard(p)
+            self.threes[1].discard(p)
+        code = self.code[2][p]
+        total[2] -= VALUE[code]
+        if code >= BIT_F3:
+            self.fours[2].discard(p)
+            self.threes[2].discard(p)
         self._relines(self.st.update[c][p])
         near = self.near
+        cells = self.cells
         cand = self.cand
         cand.discard(p)
         for q in self.st.square[p]:
-            n = near[q] + 1
-            near[q] = n
-            if n == 1 and not self.cells[q]:
-                cand.add(q)
+            if near[q]:
+                near[q] += 1
+            else:
+                near[q] = 1
+                if not cells[q]:
+                    cand.add(q)
 
     def unmake(self) -> None:
         p = self.moves.pop()
@@ -169,13 +180,19 @@ class Position:
         self.hash ^= self.st.zobrist[c][p]
         self._relines(self.st.downdate[c][p])
         # p is empty again: its own patterns are as they were when it was played.
-        for side in (BLACK, WHITE):
-            code = self.code[side][p]
-            self.total[side] += VALUE[code]
+        total = self.total
+        code = self.code[1][p]
+        total[1] += VALUE[code]
+        if code >= BIT_F3:
+            self.threes[1].add(p)
             if code >= BIT_B4:
-                self.fours[side].add(p)
-            if code >= BIT_F3:
-                self.threes[side].add(p)
+                self.fours[1].add(p)
+        code = self.code[2][p]
+        total[2] += VALUE[code]
+        if code >= BIT_F3:
+            self.threes[2].add(p)
+            if code >= BIT_B4:
+                self.fours[2].add(p)
         near = self.near
         cand = self.cand
         for q in self.st.square[p]:
