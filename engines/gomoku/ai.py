@@ -318,7 +318,7 @@ def _resist(pos: Position, c: int, s: Searcher, root: list[int], depth: int, eac
     stop = min(s.limit, s.nodes + int(most))
 
     def check(f, *args):
-        s.stop = min(stop, s.nodes + max(1, int(each)))
+        s.stop = min(s.limit, stop, s.nodes + max(1, int(each)))
         try:
             return f(*args) is not None
         except Timeout:
@@ -336,7 +336,7 @@ def _resist(pos: Position, c: int, s: Searcher, root: list[int], depth: int, eac
         unproven: list[int] = []
         rest: list[int] = []
         for i, q in enumerate(alive):
-            if s.nodes >= stop:
+            if s.nodes >= min(stop, s.limit):
                 rest = alive[i:]
                 break
             pos.make(q, c)
@@ -356,6 +356,6 @@ def _resist(pos: Position, c: int, s: Searcher, root: list[int], depth: int, eac
         if not survivors:
             break
         alive = survivors
-        if len(alive) == 1 or s.nodes >= stop:
+        if len(alive) == 1 or s.nodes >= min(stop, s.limit):
             break
     return alive
