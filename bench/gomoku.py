@@ -152,9 +152,17 @@ def run_games(jobs: list[tuple], workers: int, progress: bool = False) -> list[d
                 pairing = tuple(sorted((r["black"], r["white"])))
                 score[pairing, r["winner"]] += 1
                 played = sum(n for (p, _), n in score.items() if p == pairing)
+                sides = []
+                for who in (r["black"], r["white"]):
+                    mine = [t for t in r["times"] if t[0] == who]
+                    cpu = [t[2] for t in mine]
+                    nodes = sum(t[3] for t in mine)
+                    sides.append(f"{who} {len(mine)} moves cpu mean {statistics.mean(cpu):.2f} max {max(cpu):.2f} s"
+                                 + (f" {nodes / max(sum(cpu), 1e-9):.0f} nodes/s" if nodes else ""))
                 print(f"  game {len(results)}: {r['black']} (black) vs {r['white']}, seed {r['seed']}: "
                       f"{r['winner'] or 'draw'} won in {r['plies']} plies; "
-                      + ", ".join(f"{who} {score[pairing, who]}" for who in pairing) + f" of {played}", flush=True)
+                      + ", ".join(f"{who} {score[pairing, who]}" for who in pairing) + f" of {played}"
+                      + f"   [{'; '.join(sides)}]", flush=True)
     return results
 
 
