@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import sys
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
-from bot import ladder, startup
+from bot import ladder, logs, startup
 from bot.adapters.console import Console
 from bot.ai import AIRunner
 from bot.config import Settings, load
@@ -89,12 +88,12 @@ def main(argv: list[str] | None = None) -> None:
         settings = load(sys.argv[1:] if argv is None else argv)
     except ValidationError as error:  # one line per bad setting, no traceback
         sys.exit("\n".join(f"gamehost: {_setting_error(e)}" for e in error.errors()))
-    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logs.setup(settings.log_level, settings.log_format, settings.secrets)
     try:
         with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how people stop it
             asyncio.run(run(settings))
     except (StartFailed, StorageUnavailable) as error:
-        sys.exit(f"gamehost: {error}")
+        sys.exit(logs.clean(f"gamehost: {error}"))
 
 
 def _setting_error(error: Any) -> str:

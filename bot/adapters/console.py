@@ -58,7 +58,9 @@ class Console:
         self.write(tr(t("console.welcome", name=self.user.name, images=str(self.images))))
         if await self.host.has_game(CHANNEL):
             self.write(tr(t("console.resumed")))
-            await self.say("/board")
+            board = await self.host.handle(Event(CHANNEL, self.user, "/board", place=CONSOLE), self.show)
+            if any(button.command == "/hand" for reply in board for button in reply.buttons):
+                await self.say("/hand")  # a game of hidden hands goes on: the typist's own hand too
         self.write(self.prompt)
         async for line in lines or stdin_lines():
             if not await self.say(line):

@@ -13,11 +13,16 @@
   quiet nodes, and a leaf evaluation that scores a four-three or a live three
   of the side to move against no four of the other side as a win.
 
-Everything stops at `deadline` (of `clock`, time.perf_counter) by raising `Timeout`.
+Work is counted in nodes (`nodes`, one per call of a search function). Everything stops by
+raising `Timeout` when `nodes` reaches `stop` (the current stage's end, never past `limit`, the
+move's whole budget), so the same position searched with the same budget gives the same result on
+an idle machine and a busy one. `ceiling` is a wall-clock safety net on `clock`: a search that
+passes it (a stalled host, never an idle core at the level's budget) sets `cut` and stops for good.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from time import perf_counter
 
 from engines.gomoku.board import BLACK
@@ -38,7 +43,7 @@ class Searcher:
     def __init__(
         self,
         pos: Position,
-        deadline: float,
+        limit: int = 1 << 62,
         width: int = 12,
         defend: float = 0.9,
         qdepth: int = 4,
@@ -48,8 +53,11 @@ class Searcher:
         lmr: bool = True,
     ) -> None:
         self.pos = pos
-        self.deadline = deadline
-        self.clock = perf_counter
+        self.limit = limit  # nodes: the whole budget
+        self.stop = limit  # nodes: the end of the current stage
+        self.clock: Callable[[], float] = perf_counter
+        self.ceiling = float("inf")  # on `clock`: the safety net
+        self.cut = False  # the ceiling was reached
         self.width = width
         self.defend = defend
         self.qdepth = qdepth  # fours the side to move may still play at a leaf
@@ -68,8 +76,17 @@ class Searcher:
 
     def tick(self) -> None:
         self.nodes += 1
-        if not self.nodes & 127 and self.clock() > self.deadline:
+        if self.nodes >= self.stop:
             raise Timeout
+        if not self.nodes & 1023 and self.clock() > self.ceiling:
+            self.cut = True
+            self.limit = self.stop = self.nodes
+            raise Timeout
+
+    def stage(self, nodes: float) -> int:
+        """Let the next stage search `nodes` more nodes (within the whole budget); returns its end."""
+        self.stop = min(self.limit, self.nodes + max(1, int(nodes)))
+        return self.stop
 
     # --- helpers -----------------------------------------------------------------------
     def forbidden(self, c: int, p: int) -> bool:

@@ -43,7 +43,7 @@ async def rating(table: Table, game: str, player: str) -> float | None:
 
 
 def written(replies) -> str:
-    return "\n".join(r.text_board or r.text for r in replies)
+    return "\n".join(r.text + "\n" + (r.text_board or "") for r in replies)
 
 
 # --- rating finished games ------------------------------------------------------------------

@@ -75,6 +75,14 @@ async def test_the_console_resumes_a_game_on_start(tmp_path: Path) -> None:
     await play(tmp_path, "/nim solo 3 4 5")
     text, _ = await play(tmp_path)
     assert "A game was in progress here; it goes on:" in text and " 1 | ●●●  (3)" in text
+    assert "only alice sees this" not in text  # Nim hides nothing: no hand asked for
+
+
+async def test_a_resumed_dou_dizhu_game_shows_the_typists_hand_too(tmp_path: Path) -> None:
+    await play(tmp_path, "/ddz solo easy")
+    text, _ = await play(tmp_path)
+    resumed = text.split("A game was in progress here; it goes on:")[1]
+    assert "[? ? ?]" in resumed and "🔒 only alice sees this:" in resumed and "🔒 hand: " in resumed
 
 
 async def play_out(tmp_path: Path, opening: list[str], people: dict[int, str], choose,
