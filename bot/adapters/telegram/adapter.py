@@ -355,7 +355,7 @@ class Telegram:
 
     # --- "typing…" while the AI thinks -----------------------------------------------
     async def _typing_if_thinking(self, chat_id: int, replies: list[Reply]) -> None:
-        sessions = {r.session for r in replies if r.board and r.session is not None and r.to is None}
+        sessions = {r.session for r in replies if r.board and r.session is not None and not r.private}
         for session_id in sessions:
             if session_id is not None and await self.host.ai_to_move(session_id):
                 with contextlib.suppress(TelegramError):
