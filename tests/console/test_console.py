@@ -82,7 +82,8 @@ async def test_a_resumed_dou_dizhu_game_shows_the_typists_hand_too(tmp_path: Pat
     await play(tmp_path, "/ddz solo easy")
     text, _ = await play(tmp_path)
     resumed = text.split("A game was in progress here; it goes on:")[1]
-    assert "[? ? ?]" in resumed and "🔒 only alice sees this:" in resumed and "🔒 hand: " in resumed
+    # the board (the bots may have bid the game under way already), then alice's own hand
+    assert "▶" in resumed.split("🔒")[0] and "🔒 only alice sees this:" in resumed and "🔒 hand: " in resumed
 
 
 async def play_out(tmp_path: Path, opening: list[str], people: dict[int, str], choose,
