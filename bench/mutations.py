@@ -221,6 +221,25 @@ MUTATIONS = [
       "        custom_id = str(data.get(\"custom_id\", \"\"))\n        if channel_key(interaction.channel_id or 0) not in "
       "self._messages:\n            return\n", "tests/discord/test_restart_buttons.py",
       "buttons work only for messages this process posted"),
+    # --- logs, metrics, health, deploy ---
+    m("logs.no_filter", "bot/logs.py", "    handler.addFilter(_redact)", "    pass",
+      "tests/bot/test_logs.py tests/telegram/test_secrets_in_logs.py", "the token reaches the logs (httpx's request URLs)"),
+    m("logs.traceback", "bot/logs.py", "            record.exc_text = self.clean(self._plain.formatException(record.exc_info))\n            record.exc_info = None", "            pass",
+      "tests/bot/test_logs.py", "a token in an exception's text is printed in its traceback"),
+    m("logs.shapes", "bot/logs.py", "        for pattern, replacement in SHAPES:", "        for pattern, replacement in []:",
+      "tests/bot/test_logs.py tests/discord/test_secrets_in_logs.py", "interaction tokens and unknown tokens are not masked"),
+    m("metrics.moves", "bot/play.py", "    metrics.moved(game.name, by_ai)", "    pass",
+      "tests/bot/test_ops.py", "moves are not counted"),
+    m("metrics.stale_gauge", "bot/metrics.py", "            gauge.labels(sample.labels[\"game\"]).set(0)", "            pass",
+      "tests/bot/test_ops.py", "a game nobody plays any more keeps its last count"),
+    m("ops.always_ready", "bot/ops.py", 'return {"ready": all(v == "up" for v in found.values()), **found}', 'return {"ready": True, **found}',
+      "tests/bot/test_ops.py", "/readyz says ready with the storage or a platform down"),
+    m("ops.telegram_reach", "bot/adapters/telegram/plumbing.py", "            self.reach.up = False", "            pass",
+      "tests/telegram/test_ops.py", "Telegram unreachable, yet ready"),
+    m("ops.discord_429", "bot/adapters/discord/bot.py", "            metrics.rate_limited(DISCORD, float(wait or 0))", "            pass",
+      "tests/discord/test_ops.py", "Discord's 429 waits are not counted"),
+    m("main.sigterm", "bot/main.py", "    loop.add_signal_handler(signal.SIGTERM, stopped.set)", "    pass",
+      "tests/telegram/test_ops.py", "SIGTERM (docker stop, systemd) kills gamehost without closing the platforms and the store"),
 ]
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import engines
-from bot import clean, info, ladder, play, table
+from bot import clean, info, ladder, metrics, play, table
 from bot.ai import AIRunner
 from bot.autoplay import LEASE, Autoplay
 from bot.commands import Command, ParseError
@@ -150,6 +150,11 @@ class Host:
             word in g.move_words or word in g.queries for g in self.games.values()
         )
 
+    def command_name(self, word: str) -> str | None:
+        """The command `word` names as the table spells it (认输 -> resign), None if none."""
+        word = clean.text(word).lower()
+        return table.COMMAND_WORDS.get(word, word) if self.knows(word) else None
+
     def parse(self, text: str) -> Command | ParseError | None:
         """How the host reads `text` (None: not a command)."""
         return table.parse(clean.text(text), self.words, self.bot_name)
@@ -221,6 +226,7 @@ class Host:
             await self.store.move_channel(old, new)
 
     # --- the entry point ------------------------------------------------------------
+    @metrics.timed
     async def handle(self, event: Event, respond: Respond | None = None) -> list[Reply]:
         """Answer one event. `respond` gets the replies before the channel is unlocked,
         so they reach the platform before anything that follows (an AI's move)."""

@@ -40,6 +40,7 @@ import yarl
 from discord import app_commands
 from discord.gateway import DiscordWebSocket
 
+from bot import metrics
 from bot.adapters.discord.commands import CatalogTranslator, Commands
 from bot.adapters.discord.messages import Buttons, attached, chunks, defer, documented, edit, followup
 from bot.host import Host
@@ -64,6 +65,27 @@ def use_endpoints(api: str | None, gateway: str | None) -> None:
         discord.http.Route.BASE = base
     if gateway:
         DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
+
+
+def measured_http() -> aiohttp.TraceConfig:
+    """Every REST call of discord.py, measured (`bot.metrics`): a 429's wait (discord.py waits it
+    out and tries again), a refusal or a server error, a call that never got an answer."""
+    trace = aiohttp.TraceConfig()
+
+    async def answered(session: Any, context: Any, params: aiohttp.TraceRequestEndParams) -> None:
+        status = params.response.status
+        if status == 429:
+            wait = params.response.headers.get("X-RateLimit-Reset-After") or params.response.headers.get("Retry-After")
+            metrics.rate_limited(DISCORD, float(wait or 0))
+        elif status >= 400:
+            metrics.platform_error(DISCORD, str(status))
+
+    async def failed(session: Any, context: Any, params: aiohttp.TraceRequestExceptionParams) -> None:
+        metrics.platform_error(DISCORD, type(params.exception).__name__)
+
+    trace.on_request_end.append(answered)
+    trace.on_request_exception.append(failed)
+    return trace
 
 
 def channel_key(channel_id: int) -> str:
@@ -107,7 +129,7 @@ class DiscordBot:
         options: dict[str, Any] = {
             "intents": intents, "allowed_mentions": discord.AllowedMentions.none(),
             "member_cache_flags": discord.MemberCacheFlags.none(), "chunk_guilds_at_startup": False,
-            "max_messages": None, **client_options,
+            "max_messages": None, "http_trace": measured_http(), **client_options,
         }  # fmt: skip
         self.client: discord.Client
         # The bot has no voice: no warning at every start that voice libraries are missing.
@@ -139,6 +161,17 @@ class DiscordBot:
                    shard_ids=settings.discord_shard_ids)  # fmt: skip
 
     # --- life cycle ---------------------------------------------------------------------
+    name = DISCORD
+
+    def connected(self) -> bool:
+        """Logged in and every shard's gateway connection open (readiness)."""
+        client = self.client
+        if client.is_closed() or not client.is_ready():
+            return False
+        if isinstance(client, discord.AutoShardedClient):
+            return bool(client.shards) and all(not shard.is_closed() for shard in client.shards.values())
+        return client.ws is not None and client.ws.open
+
     async def start(self) -> None:
         """Log in, sync the commands, and connect in the background. A token Discord refuses, or
         a Discord it cannot reach (that may come back: `transient`), raises StartFailed."""
@@ -229,6 +262,7 @@ class DiscordBot:
 
     async def _command_failed(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         """A command the tree could not run (e.g. one Discord still lists from an older version)."""
+        metrics.platform_error(DISCORD, "command")
         log.warning("slash command %r failed: %r", interaction.data, error)
         if not interaction.response.is_done():
             with contextlib.suppress(discord.HTTPException):
