@@ -451,7 +451,7 @@ class BotAPI:
         """Every photo Telegram took from the bot."""
         return [c.photo for c in self.calls if c.status == 200 and c.photo is not None]
 
-    async def wait(self, found: Callable[[], T | None], timeout: float = 20.0) -> T:
+    async def wait(self, found: Callable[[], T | None], timeout: float = 60.0) -> T:
         """Wait until `found()` gives something (re-checked after every call the bot makes)."""
         async with self._changed:
             await asyncio.wait_for(self._changed.wait_for(lambda: bool(found())), timeout)
