@@ -84,9 +84,14 @@ def digest(results: list[dict]) -> str:
     return h.hexdigest()[:10]
 
 
-def _play(args: tuple[tuple[str, ...], int]) -> dict:
+def _nice() -> None:
+    """Nice 10 (not more: `nice -n 10` around the command and this call do not add up)."""
     with contextlib.suppress(OSError):
-        os.nice(10)
+        os.nice(max(0, 10 - os.nice(0)))
+
+
+def _play(args: tuple[tuple[str, ...], int]) -> dict:
+    _nice()
     return play(*args)
 
 
@@ -222,8 +227,7 @@ def main() -> None:
     parser.add_argument("--pairs", default=None, help="strong-weak pairs, comma separated (hard-easy); default all")
     parser.add_argument("--sizes", default="3,4,6", help="table sizes of the multi section")
     args = parser.parse_args()
-    with contextlib.suppress(OSError):
-        os.nice(10)
+    _nice()
     chosen = all_pairs() if args.pairs is None else [tuple(p.split("-")) for p in args.pairs.split(",")]
     sizes = [int(n) for n in args.sizes.split(",")]
     workers = max(1, min(2, args.workers))

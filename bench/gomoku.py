@@ -140,9 +140,30 @@ def _nice() -> None:
         os.nice(10)
 
 
-def run_games(jobs: list[tuple], workers: int) -> list[dict]:
+def run_games(jobs: list[tuple], workers: int, progress: bool = False) -> list[dict]:
+    """The games of `jobs`, in their order; with `progress` a line per game as it ends (and the running
+    score of its pairing), so that a run stopped early still tells how far it got."""
+    results = []
+    score: Counter = Counter()
     with ProcessPoolExecutor(max_workers=workers, initializer=_nice) as pool:
-        return list(pool.map(_play, jobs))
+        for r in pool.map(_play, jobs):
+            results.append(r)
+            if progress:
+                pairing = tuple(sorted((r["black"], r["white"])))
+                score[pairing, r["winner"]] += 1
+                played = sum(n for (p, _), n in score.items() if p == pairing)
+                sides = []
+                for who in (r["black"], r["white"]):
+                    mine = [t for t in r["times"] if t[0] == who]
+                    cpu = [t[2] for t in mine]
+                    nodes = sum(t[3] for t in mine)
+                    sides.append(f"{who} {len(mine)} moves cpu mean {statistics.mean(cpu):.2f} max {max(cpu):.2f} s"
+                                 + (f" {nodes / max(sum(cpu), 1e-9):.0f} nodes/s" if nodes else ""))
+                print(f"  game {len(results)}: {r['black']} (black) vs {r['white']}, seed {r['seed']}: "
+                      f"{r['winner'] or 'draw'} won in {r['plies']} plies; "
+                      + ", ".join(f"{who} {score[pairing, who]}" for who in pairing) + f" of {played}"
+                      + f"   [{'; '.join(sides)}]", flush=True)
+    return results
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -212,12 +233,13 @@ def latency(games: int, workers: int, seed: int) -> bool:
 
 def strength(games: int, workers: int, pairings: list[tuple[str, str]], show: bool, seed: int) -> bool:
     jobs = []
-    for strong, weak in pairings:
-        for i in range(games):
+    for i in range(games):  # the pairings interleaved: a run stopped early has played each about as much
+        for strong, weak in pairings:
             opening_seed = seed + i // 2
             jobs.append((strong, weak, opening_seed) if i % 2 == 0 else (weak, strong, opening_seed))
     started = time.perf_counter()
-    results = run_games(jobs, workers)
+    print(f"\nStrength games as they end (seeds from {seed}):", flush=True)
+    results = run_games(jobs, workers, progress=True)
     print(f"\nStrength: {games} games per pairing, openings of 2-4 stones, colours swapped per opening")
     print(f"{'pairing':18} {'games':>5} {'wins':>5} {'losses':>6} {'draws':>5} {'win %':>6} "
           f"{'as black':>8} {'as white':>8} {'target':>6}  result")

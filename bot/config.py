@@ -38,6 +38,10 @@ class Settings(BaseSettings):
     name: str = Field("alice", description="who types first in the console bot")
     log_level: str = Field("WARNING", description="DEBUG, INFO, WARNING or ERROR")
     log_format: str = Field("text", description="text, or json: one JSON object per line (no secret in either)")
+    metrics_port: int | None = Field(
+        None, ge=0, le=65535, description="serve /healthz, /readyz and /metrics (Prometheus) on this port (unset: off)"
+    )
+    metrics_listen: str = Field("127.0.0.1", description="address the /healthz, /readyz and /metrics server listens on")
     start_attempts: int = Field(8, ge=1, description="tries to reach a platform at start (1 s, 2 s, 4 s … apart)")
     rebuild_ratings: bool = Field(False, description="rebuild every rating from the results table, then exit")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from bot.adapters.console import Console
 from bot.ai import AIRunner
 from bot.config import Settings, load
 from bot.host import Host
+from bot.ops import Ops
 from bot.pictures import Pictures
 from bot.startup import StartFailed
 from bot.storage import StorageUnavailable, is_postgres, open_storage
@@ -65,22 +67,46 @@ async def run(settings: Settings) -> None:
         platforms.append(DiscordBot.from_settings(host, settings))
     # Attached before the host starts: it resumes the timers and bots' turns of these platforms only.
     console = Console(host, Path(settings.images), settings.name) if settings.wants_console else None
+    ops = None
+    if settings.metrics_port is not None:  # live at once; ready when the storage and every platform are up
+        ops = Ops(store, {p.name: p.connected for p in platforms}, settings.metrics_listen, settings.metrics_port)
     try:
+        if ops is not None:
+            await ops.start()
         await host.start()
         for platform in platforms:
             await startup.start(platform, settings.start_attempts)
-        if console is not None:
-            await console.run()
-        else:
-            await asyncio.Event().wait()  # serve until Ctrl-C or a signal
+        await serve(console)
     finally:
         for platform in reversed(platforms):
             with contextlib.suppress(Exception):
                 await platform.stop()
         await host.stop()
+        if ops is not None:
+            await ops.stop()
         ai.close()
         pictures.close()
         await store.close()
+
+
+async def serve(console: Console | None) -> None:
+    """Until the console ends, Ctrl-C, or SIGTERM (how docker, systemd and Kubernetes stop a
+    service): each then stops the platforms and closes the store on the way out."""
+    loop = asyncio.get_running_loop()
+    stopped = asyncio.Event()
+    loop.add_signal_handler(signal.SIGTERM, stopped.set)
+    tasks = {asyncio.ensure_future(stopped.wait())}
+    if console is not None:
+        tasks.add(asyncio.ensure_future(console.run()))
+    try:
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        for task in done:
+            task.result()  # the console's own error, if it had one
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 def main(argv: list[str] | None = None) -> None:

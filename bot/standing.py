@@ -19,7 +19,7 @@ from bot.core import Core, Request, points, title
 from bot.i18n import Translator, t
 from bot.ladder import Standing
 from bot.lobby import mentioned
-from bot.model import Button, Reply
+from bot.model import EVERYONE, Button, Reply
 from engines.base import Refusal, read_number
 from render import standings as pictures
 
@@ -110,7 +110,7 @@ async def stats(core: Core, r: Request) -> list[Reply]:
     found = await ladder.profile(core.store, identity)
     tr = r.tr
     if not found:
-        return [Reply(tr(t("host.stats_none", name=who.name)))]
+        return [Reply(tr(t("host.stats_none", name=who.name)), audience=EVERYONE)]
     name = found[0][1].name
     accounts = len(await ladder.accounts_of(core.store, identity))
     subtitle = tr(t("ratings.linked_accounts", count=accounts)) if accounts > 1 else ""
@@ -150,5 +150,6 @@ async def _drawn(core: Core, draw: Callable[[dict[str, Any]], bytes], view: dict
         image = await core.pictures.call(draw, view)
     except Exception:
         log.exception("drawing %s failed; the text goes instead", image_name)
-        return Reply("\n".join(lines), buttons=buttons)
-    return Reply(lines[0], image=image, image_name=image_name, text_board="\n".join(lines[1:]), buttons=buttons)
+        return Reply("\n".join(lines), buttons=buttons, audience=EVERYONE)
+    return Reply(lines[0], image=image, image_name=image_name, text_board="\n".join(lines[1:]), buttons=buttons,
+                 audience=EVERYONE)

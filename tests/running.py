@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+SLOW = 120.0  # seconds a stand-in may wait for the process: only turns a hang into a failure (a cold
+# start imports everything and loads the fonts, which takes long on a loaded machine)
 
 
 @dataclass
@@ -30,9 +32,9 @@ class Gamehost:
     def stdout(self) -> str:
         return b"".join(self._out).decode(errors="replace")
 
-    async def stop(self) -> int:
+    async def stop(self, how: signal.Signals = signal.SIGINT) -> int:
         if self.process.returncode is None:
-            self.process.send_signal(signal.SIGINT)
+            self.process.send_signal(how)
         return await asyncio.wait_for(self.process.wait(), 60)
 
 

@@ -101,8 +101,8 @@ class Console:
     async def show(self, replies: list[Reply]) -> None:
         for reply in replies:
             lines = []
-            if reply.private:
-                who = reply.to.partition(":")[2] if reply.to else ""
+            if reply.private:  # one terminal for everyone: a secret is printed marked with whose it is
+                who = (reply.reader or "").partition(":")[2]
                 lines.append(translator(reply.language or self.host.tr.language)(t("console.private", name=who)))
             lines += reply.text.splitlines()
             if reply.text_board:

@@ -39,8 +39,8 @@ class Gomoku(Game[State, Point]):
     # busy one; about 0.4 s (medium), 1 s (hard) and 3 s (master) on an idle core (bench.gomoku prints the
     # rate). The seconds are only a safety net for a stalled host, ten times that (a busy host with 2 cores
     # shared by 7 busy processes takes 3-8 times the idle time).
-    levels = {"easy": Limit(1, 2.0), "medium": Limit(11_000, 4.0), "hard": Limit(27_000, 10.0),
-              "master": Limit(85_000, 30.0)}
+    levels = {"easy": Limit(1, 2.0), "medium": Limit(12_000, 4.0), "hard": Limit(30_000, 10.0),
+              "master": Limit(90_000, 30.0)}
     default_level = "medium"
     offers = frozenset({"undo", "draw", "restart"})
     queries = ("board",)

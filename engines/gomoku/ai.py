@@ -39,12 +39,12 @@ class Level:
     vct_depth: int = 3  # attacking moves (0: no VCT)
     defend_vcf: bool = True  # keep only root moves that refute the opponent's VCF
     defend_vct: int = 0  # depth of the opponent-VCT check of the chosen move (0: none)
-    guard_vct: int = 0  # depth of the opponent-VCT check before PVS, which keeps only the moves refuting it
+    guard_vct: int = 0  # depth of the guard before PVS: it keeps the moves that hold out longest against a VCT
     share_vcf: float = 0.15  # fractions of the node budget for each stage
     share_vct: float = 0.25
-    share_guard: float = 0.0  # the guard: nodes of one check
+    share_guard: float = 0.0  # the guard: nodes of one check, and of all its checks
+    share_guard_all: float = 0.0
     share_pvs: float = 0.7  # PVS stops this far into the budget when the VCT check of its move follows
-    guard_late: float = 0.0  # the guard: nodes of all its checks
     qdepth: int = 4  # fours the side to move may play at a leaf
     w_self: int = 100  # evaluation weights (percent) of the mover's and the other side's potential
     w_opp: int = 100
@@ -68,7 +68,7 @@ LEVELS = {
         share_vcf=0.12,
         share_vct=0.3,
         share_guard=0.35,
-        guard_late=0.7,
+        share_guard_all=0.7,
         qthree=True,
         patient=True,
     ),
@@ -206,7 +206,8 @@ def _think(pos: Position, c: int, level: Level, s: Searcher, info: AIInfo) -> in
             info["reason"] = "vct"
             return q
     if level.guard_vct:
-        root = _resist(pos, c, s, root, level.guard_vct, budget * level.share_guard, budget * level.guard_late)
+        root = _resist(pos, c, s, root, level.guard_vct, budget * level.share_guard,
+                       budget * level.share_guard_all)
     info["reason"] = "pvs"
     if len(root) == 1:
         return root[0]
@@ -318,7 +319,7 @@ def _resist(pos: Position, c: int, s: Searcher, root: list[int], depth: int, eac
     stop = min(s.limit, s.nodes + int(most))
 
     def check(f, *args):
-        s.stop = min(stop, s.nodes + max(1, int(each)))
+        s.stop = min(s.limit, stop, s.nodes + max(1, int(each)))
         try:
             return f(*args) is not None
         except Timeout:
@@ -336,7 +337,7 @@ def _resist(pos: Position, c: int, s: Searcher, root: list[int], depth: int, eac
         unproven: list[int] = []
         rest: list[int] = []
         for i, q in enumerate(alive):
-            if s.nodes >= stop:
+            if s.nodes >= min(stop, s.limit):
                 rest = alive[i:]
                 break
             pos.make(q, c)
@@ -356,6 +357,6 @@ def _resist(pos: Position, c: int, s: Searcher, root: list[int], depth: int, eac
         if not survivors:
             break
         alive = survivors
-        if len(alive) == 1 or s.nodes >= stop:
+        if len(alive) == 1 or s.nodes >= min(stop, s.limit):
             break
     return alive

@@ -68,7 +68,9 @@ class Searcher:
         self.nodes = 0
         self.tt: dict[int, tuple[int, int, int, int]] = {}
         self.vcf_memo: dict[int, int] = {}
-        self.vct_memo: dict[int, int] = {}
+        self.vct_memo: dict[int, int] = {}  # no win within this depth (attacker or defender to move)
+        self.vct_won: dict[int, tuple[int, int]] = {}  # attacker to move: (depth, first move) of a win
+        self.vct_lost: dict[int, int] = {}  # defender to move: every defence loses within this depth
         n = pos.geo.length
         self.history = [0] * n
         self.killers: list[list[int]] = [[0, 0] for _ in range(64)]
@@ -204,6 +206,9 @@ class Searcher:
         key = pos.hash ^ self.side_key[c]
         if self.vct_memo.get(key, -1) >= depth:
             return None
+        won = self.vct_won.get(key)
+        if won is not None and won[0] <= depth:  # the same position reached by another order of moves
+            return won[1]
         oc = pos.code[o]
         moves = sorted(
             pos.fours[c] | pos.threes[c],
@@ -216,6 +221,7 @@ class Searcher:
             won = self._vct_defend(o, depth - 1)
             pos.unmake()
             if won:
+                self.vct_won[key] = (depth, q)
                 return q
         self.vct_memo[key] = depth
         return None
@@ -249,6 +255,8 @@ class Searcher:
         key = pos.hash ^ self.side_key[o] ^ 0x77
         if self.vct_memo.get(key, -1) >= depth:
             return False
+        if self.vct_lost.get(key, depth + 1) <= depth:
+            return True
         for r in replies:
             if self.forbidden(o, r):
                 continue
@@ -258,6 +266,7 @@ class Searcher:
             if not won:
                 self.vct_memo[key] = depth
                 return False
+        self.vct_lost[key] = depth
         return True
 
     # --- the main search ---------------------------------------------------------------

@@ -17,7 +17,7 @@ from PIL import Image
 from bot import clean
 from bot.clean import NAME_MAX, QUOTE_MAX
 from bot.commands import MAX_TEXT
-from bot.model import User
+from bot.model import Private, User
 from render.text import draw_text
 from tests.conftest import ALICE, BOB, Clock, Table, close_table, open_table
 from tests.hostile import hostile_names
@@ -137,7 +137,7 @@ async def test_no_render_failure_costs_a_reply(tmp_path: Path, caplog) -> None:
             begun = await table.say(ALICE, "/ddz solo")
             moved = await table.say(ALICE, "/hand")
         assert begun[0].image is None and "Dou Dizhu (斗地主) begins" in begun[0].text
-        assert [r.to for r in begun[1:]] == [ALICE.id] and begun[1].text_board is None and begun[1].text
+        assert [r.audience for r in begun[1:]] == [Private(ALICE.id)] and begun[1].text_board is None and begun[1].text
         assert moved[0].image is None and moved[0].text
         assert caplog.text.count("drawing doudizhu failed") >= 3
     finally:

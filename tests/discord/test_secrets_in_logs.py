@@ -13,7 +13,7 @@ from pathlib import Path
 from bot.logs import MASK
 from tests.discord.conftest import board_saying, first_channel, run
 from tests.discord.fake import ALICE, TOKEN, FakeDiscord
-from tests.running import gamehost
+from tests.running import SLOW, gamehost
 from tests.telegram.test_secrets_in_logs import assert_no_secret
 
 
@@ -24,6 +24,7 @@ def endpoints(fake: FakeDiscord) -> dict[str, str]:
 
 async def test_a_game_at_debug_logs_no_token(fake: FakeDiscord, tmp_path: Path) -> None:
     async with gamehost(tmp_path, "--log-level", "DEBUG", DISCORD_TOKEN=TOKEN, **endpoints(fake)) as bot:
+        await fake.wait(lambda: fake.identified, timeout=SLOW)  # the process started
         await fake.connected()
         channel = first_channel(fake)
         await run(fake, ALICE, "nim solo", channel, heaps="2 2")
@@ -50,6 +51,7 @@ async def test_a_rejected_token_at_debug_is_not_logged_nor_printed(fake: FakeDis
 async def test_json_lines_at_debug_hold_no_token(fake: FakeDiscord, tmp_path: Path) -> None:
     async with gamehost(tmp_path, "--log-level", "DEBUG", "--log-format", "json", DISCORD_TOKEN=TOKEN,
                         **endpoints(fake)) as bot:  # fmt: skip
+        await fake.wait(lambda: fake.identified, timeout=SLOW)  # the process started
         await fake.connected()
         channel = first_channel(fake)
         await run(fake, ALICE, "games", channel)

@@ -237,7 +237,7 @@ def test_finds_the_one_move_that_holds_out_in_a_lost_game_position(level: str, r
 
 
 # A position from a master-vs-hard game in which black (to move) has no VCF but wins by VCT, the
-# shortest in four attacking moves; searched at depth 5 straight away it takes about five times longer.
+# shortest in four attacking moves; searched at depth 6 straight away it takes several times longer.
 VCT_WIN = "h8 i7 h6 i6 i8 i5 g8 f8 h7 h5 k8 j8"
 
 
@@ -246,9 +246,21 @@ def test_vct_deepening_finds_the_short_win_for_a_fraction_of_the_nodes() -> None
     assert Searcher(pos).vcf(c, 20) is None
     assert Searcher(pos).vct(c, 3) is None
     deep, deepening = Searcher(pos), Searcher(pos)
-    assert deep.vct(c, 5) is not None
-    assert deepening.vct_deepening(c, 5) is not None
+    assert deep.vct(c, 6) is not None
+    assert deepening.vct_deepening(c, 6) is not None
     assert deepening.nodes * 3 < deep.nodes
+
+
+def test_a_vct_win_once_found_is_remembered_for_every_deeper_search() -> None:
+    """The threat search keeps the wins it proves (and the defences proven lost) by position, so a
+    position reached again by another order of moves, or searched again deeper, costs one node."""
+    pos, c = ai_position(replay(VCT_WIN))
+    s = Searcher(pos)
+    win = s.vct(c, 4)
+    assert win is not None
+    before = s.nodes
+    assert s.vct(c, 5) == win and s.vct(c, 4) == win
+    assert s.nodes - before == 2
 
 
 def test_master_plays_a_vct_win_to_the_end() -> None:

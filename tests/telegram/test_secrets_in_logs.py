@@ -11,7 +11,7 @@ import json
 import aiohttp
 
 from bot.logs import MASK
-from tests.running import gamehost
+from tests.running import SLOW, gamehost
 from tests.telegram.conftest import GROUP
 from tests.telegram.standin import TOKEN, BotAPI, Fault
 from tests.telegram.test_running import free_port
@@ -34,12 +34,12 @@ async def test_a_game_polled_at_debug_logs_no_token(tmp_path) -> None:
     try:
         async with gamehost(tmp_path, "--log-level", "DEBUG", TELEGRAM_TOKEN=TOKEN,
                             GAMEHOST_TELEGRAM_API_URL=api.url) as bot:  # fmt: skip
-            await api.wait(lambda: api.of("setMyCommands"))
+            await api.wait(lambda: api.of("setMyCommands"), timeout=SLOW)
             await api.say(alice, GROUP, "/nim solo 2 2")
-            await api.wait(lambda: api.of("sendPhoto", chat_id=GROUP))
+            await api.wait(lambda: api.of("sendPhoto", chat_id=GROUP), timeout=SLOW)
             before = len(api.calls)
             await api.say(alice, GROUP, "/take 1 2")
-            await api.wait(lambda: len(api.calls) > before + 1)  # the move answered
+            await api.wait(lambda: len(api.calls) > before + 1, timeout=SLOW)  # the move answered
         logs = bot.logs
     finally:
         await api.stop()
@@ -77,11 +77,11 @@ async def test_json_lines_of_a_webhook_at_debug_hold_no_token_nor_the_webhook_se
                             GAMEHOST_TELEGRAM_API_URL=api.url, GAMEHOST_TELEGRAM_WEBHOOK_URL=url,
                             GAMEHOST_TELEGRAM_WEBHOOK_SECRET=secret, GAMEHOST_TELEGRAM_WEBHOOK_LISTEN="127.0.0.1",
                             GAMEHOST_TELEGRAM_WEBHOOK_PORT=str(port)) as bot:  # fmt: skip
-            await api.wait(lambda: api.of("setWebhook"))
+            await api.wait(lambda: api.of("setWebhook"), timeout=SLOW)
             update = {"update_id": 1, "message": {"message_id": 1, "date": 0, "chat": api.chats[GROUP],
                       "from": alice, "text": "/games", "entities": [{"type": "bot_command", "offset": 0,
                       "length": 6}]}}  # fmt: skip
-            async with aiohttp.ClientSession() as http, asyncio.timeout(30):
+            async with aiohttp.ClientSession() as http, asyncio.timeout(SLOW):
                 while True:  # setWebhook may come before the server listens
                     try:
                         answer = await http.post(url, json=update, headers={"X-Telegram-Bot-Api-Secret-Token": secret})
@@ -89,7 +89,7 @@ async def test_json_lines_of_a_webhook_at_debug_hold_no_token_nor_the_webhook_se
                     except aiohttp.ClientConnectorError:
                         await asyncio.sleep(0.05)
                 assert answer.status == 200
-            await api.wait(lambda: api.to_chat(GROUP))
+            await api.wait(lambda: api.to_chat(GROUP), timeout=SLOW)
         logs = bot.logs
     finally:
         await api.stop()
