@@ -100,6 +100,7 @@ async def test_live_always_ready_only_with_storage_and_every_platform(tmp_path: 
         assert (await get(f"{base}/metrics"))[0] == 200  # the numbers that need no store still go out
     finally:
         await server.stop()
+        await store.close()  # again, if the test failed before: an open one keeps pytest from exiting
 
 
 async def test_a_port_taken_is_one_line(tmp_path: Path) -> None:

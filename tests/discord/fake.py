@@ -248,8 +248,10 @@ class FakeDiscord:
         async with self._changed:
             self._changed.notify_all()
 
-    async def wait(self, predicate: Callable[[], T], timeout: float = 20.0) -> T:
-        """Wait until `predicate()` is truthy (re-checked at every change here); returns its value."""
+    async def wait(self, predicate: Callable[[], T], timeout: float = 60.0) -> T:
+        """Wait until `predicate()` is truthy (re-checked at every change here); returns its value.
+        The timeout only turns a hang into a failure (60 s, as `tests.conftest.until`: a loaded
+        machine may take a while to draw a picture or think a move)."""
 
         async def until() -> T:
             async with self._changed:

@@ -42,7 +42,7 @@ from discord.gateway import DiscordWebSocket
 
 from bot import metrics
 from bot.adapters.discord.commands import CatalogTranslator, Commands
-from bot.adapters.discord.messages import Buttons, attached, chunks, defer, edit, followup
+from bot.adapters.discord.messages import Buttons, attached, chunks, defer, documented, edit, followup
 from bot.host import Host
 from bot.i18n import t
 from bot.model import DISCORD, Event, Everyone, NotSecret, Public, Reply, User
@@ -323,12 +323,13 @@ class DiscordBot:
         text = f"{text} {reply.text}" if text else reply.text
         allowed = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
                                           users=[discord.Object(uid) for uid in pings])  # fmt: skip
+        text, files = documented(reply, text)
         *before, last = chunks(text)
         for piece in before:
             await target.send(piece, allowed_mentions=allowed)
         extra: dict[str, Any] = {}
-        if (file := attached(reply)) is not None:
-            extra["file"] = file
+        if files:
+            extra["files"] = files
         if reply.buttons:
             extra["view"] = Buttons(reply)
         message = await target.send(last or None, allowed_mentions=allowed, **extra)

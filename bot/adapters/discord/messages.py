@@ -56,16 +56,28 @@ def attached(reply: Reply) -> discord.File | None:
     return discord.File(io.BytesIO(reply.image), filename=reply.image_name) if reply.image is not None else None
 
 
+def documented(reply: Reply, text: str) -> tuple[str, list[discord.File]]:
+    """What to send for `text` (`reply`'s, with any pings): as it is, with the picture if there is
+    one; or, when it is a document (`reply.document`: a record) longer than one message, its first
+    line, and the whole text as a file."""
+    files = [f for f in (attached(reply),) if f is not None]
+    if reply.document is None or len(text) <= MAX_CONTENT:
+        return text, files
+    whole = discord.File(io.BytesIO(reply.text.encode()), filename=reply.document)
+    return text.partition("\n")[0][:MAX_CONTENT], [*files, whole]
+
+
 async def followup(interaction: discord.Interaction, reply: Reply) -> None:
     """An ephemeral message to the user of `interaction`."""
     if not (reply.text or reply.image):
         return
-    *before, last = chunks(reply.text)
+    text, files = documented(reply, reply.text)
+    *before, last = chunks(text)
     for piece in before:
         await interaction.followup.send(piece, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
     extra: dict[str, Any] = {}
-    if (file := attached(reply)) is not None:
-        extra["file"] = file
+    if files:
+        extra["files"] = files
     if reply.buttons:
         extra["view"] = Buttons(reply)
     await interaction.followup.send(last or "", ephemeral=True, allowed_mentions=discord.AllowedMentions.none(),

@@ -106,6 +106,11 @@ class Sender:
                 log.exception("sending a reply to chat %s failed", origin.chat_id)
 
     async def _send_one(self, origin: Origin, reply: Reply) -> None:
+        await self._route(origin, reply)
+        if reply.over and reply.session is not None and origin.private_chat is None:
+            await self._unping(origin.chat_id, reply.session)
+
+    async def _route(self, origin: Origin, reply: Reply) -> None:
         if isinstance(reply.audience, Private):
             await self._send_private(origin, reply)
         elif origin.private_chat is not None:
@@ -216,6 +221,16 @@ class Sender:
         board.pinged, board.ping_id = target, sent.message_id if sent else None
         await self._keep_board(chat_id, board)
 
+    async def _unping(self, chat_id: int, session: int) -> None:
+        """The game ended: its last "X, your move." goes, as each one went when the next came."""
+        board = await self._board(chat_id)
+        if board is None or board.session != session or board.ping_id is None:
+            return
+        with contextlib.suppress(TelegramError):
+            await self.app.bot.delete_message(chat_id, board.ping_id)
+        board.pinged, board.ping_id = None, None
+        await self._keep_board(chat_id, board)
+
     async def _post(
         self, chat_id: int, public: Public, reply_to: int | None = None, caption_html: str | None = None
     ) -> Message | None:
@@ -225,7 +240,7 @@ class Sender:
     async def _send_reply(
         self, chat_id: int, reply: Reply, reply_to: int | None = None, caption_html: str | None = None
     ) -> Message | None:
-        """sendPhoto / sendMessage. Reached only through `_post` (a Public reply, any chat) and
+        """sendPhoto / sendMessage / sendDocument. Reached only through `_post` (a Public reply, any chat) and
         `_post_private` (a Private reply, its reader's own chat)."""
         body = caption_html if caption_html is not None else self._html(reply.text)
         if reply.mentions and caption_html is None:
@@ -233,6 +248,13 @@ class Sender:
             links = [self._mention_html(u, reply.names, tr) for u in reply.mentions]
             body += "\n" + self._html(tr(t("telegram.invited", mentions="\x00mentions\x00")), mentions=" ".join(links))
         markup = self._keyboard(reply.buttons)
+        if reply.image is None and reply.document and len(body) > TEXT_MAX:  # a long record: a file
+            first = _fit_html(self._html(reply.text.partition("\n")[0]), CAPTION_MAX)
+            return await self.app.bot.send_document(
+                chat_id, InputFile(reply.text.encode(), filename=reply.document), caption=first,
+                parse_mode=ParseMode.HTML, reply_markup=markup, message_thread_id=self.threads.get(chat_id),
+                reply_parameters=_reply_to(reply_to),
+            )  # fmt: skip
         if reply.image is None:
             return await self._send_text(chat_id, body, markup, reply_to) if body.strip() else None
         fits = len(body) <= CAPTION_MAX
