@@ -44,6 +44,7 @@ from bot.adapters.discord.messages import Buttons, attached, chunks, defer, edit
 from bot.host import Host
 from bot.i18n import t
 from bot.model import DISCORD, Event, Reply, User
+from bot.outbox import Undeliverable
 from bot.startup import StartFailed
 
 log = logging.getLogger(__name__)
@@ -129,7 +130,7 @@ class DiscordBot:
         self._recent: dict[tuple[str, str], tuple[float, _Answer]] = {}  # (channel, user) -> latest answer
         self._messages: dict[str, dict[str, Any]] = {}  # channel -> {"board": id, "buttons": [ids]}
         self._posting: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)  # one post+tidy at a time
-        host.attach(DISCORD, self.deliver)
+        host.attach(DISCORD, self.deliver, self.publish)
 
     @classmethod
     def from_settings(cls, host: Host, settings: Any) -> DiscordBot:
@@ -272,14 +273,29 @@ class DiscordBot:
         except discord.HTTPException:
             log.info("could not show %s their private reply; it waits for the My hand button", reply.to)
 
-    async def post(self, channel: str, reply: Reply) -> discord.Message | None:
+    async def post(self, channel: str, reply: Reply) -> None:
         """A reply for everyone in the channel."""
-        if not (reply.text or reply.image):
-            return None
-        async with self._posting[channel]:
-            return await self._post(channel, reply)
+        if reply.text or reply.image:
+            async with self._posting[channel]:
+                await self._post(channel, reply, [])
 
-    async def _post(self, channel: str, reply: Reply) -> discord.Message:
+    async def publish(self, channel: str, reply: Reply, ids: list[str]) -> None:
+        """A reply for everyone in the channel, from the host's outbox: the messages in `ids` were
+        posted already (a retry skips them), each new one's id is added as Discord answers. Raises
+        when Discord refuses (`Undeliverable` when it will not change: no access, no channel)."""
+        if not (reply.text or reply.image):
+            return
+        try:
+            async with self._posting[channel]:
+                await self._post(channel, reply, ids)
+        except (discord.Forbidden, discord.NotFound) as error:
+            raise Undeliverable(str(error)) from error
+        except discord.HTTPException as error:
+            if 400 <= error.status < 500 and error.status != 429:  # the message itself refused: again, the same
+                raise Undeliverable(str(error)) from error
+            raise
+
+    async def _post(self, channel: str, reply: Reply, ids: list[str]) -> None:
         target = self.client.get_partial_messageable(int(channel.partition(":")[2]))
         pings = [uid for uid in map(snowflake, reply.mentions) if uid is not None]
         text = " ".join(f"<@{uid}>" for uid in pings)
@@ -287,19 +303,20 @@ class DiscordBot:
         allowed = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
                                           users=[discord.Object(uid) for uid in pings])  # fmt: skip
         *before, last = chunks(text)
-        for piece in before:
-            await target.send(piece, allowed_mentions=allowed)
-        extra: dict[str, Any] = {}
-        if (file := attached(reply)) is not None:
-            extra["file"] = file
-        if reply.buttons:
-            extra["view"] = Buttons(reply)
-        message = await target.send(last or None, allowed_mentions=allowed, **extra)
-        await self._tidy(channel, target, reply, message)
-        return message
+        for n, piece in enumerate(before):
+            if n >= len(ids):  # not posted by an earlier try
+                ids.append(str((await target.send(piece, allowed_mentions=allowed)).id))
+        if len(ids) <= len(before):
+            extra: dict[str, Any] = {}
+            if (file := attached(reply)) is not None:
+                extra["file"] = file
+            if reply.buttons:
+                extra["view"] = Buttons(reply)
+            ids.append(str((await target.send(last or None, allowed_mentions=allowed, **extra)).id))
+        await self._tidy(channel, target, reply, int(ids[-1]))
 
     async def _tidy(self, channel: str, target: discord.PartialMessageable, reply: Reply,
-                    message: discord.Message) -> None:  # fmt: skip
+                    message_id: int) -> None:  # fmt: skip
         """A new board replaces the last one: the old board keeps its text but loses its picture
         and buttons, and older button messages lose their buttons."""
         if not (reply.board or reply.buttons):
@@ -307,16 +324,17 @@ class DiscordBot:
         known = await self._known(channel)
         if reply.board:
             old_board, old_buttons = known.get("board"), known.get("buttons", [])
-            known = {"board": message.id, "buttons": [message.id] if reply.buttons else []}
+            known = {"board": message_id, "buttons": [message_id] if reply.buttons else []}
             self._messages[channel] = known
             await self.notes.put(channel, MESSAGES, known)
-            if old_board is not None:
+            if old_board is not None and old_board != message_id:  # (a retry may find itself noted)
                 await edit(target, old_board, attachments=[], view=None)
             for old in old_buttons:
-                if old != old_board:
+                if old not in (old_board, message_id):
                     await edit(target, old, view=None)
         else:
-            known.setdefault("buttons", []).append(message.id)
+            if message_id not in known.setdefault("buttons", []):
+                known["buttons"].append(message_id)
             known["buttons"] = known["buttons"][-10:]
             await self.notes.put(channel, MESSAGES, known)
 
