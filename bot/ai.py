@@ -7,6 +7,7 @@ included), and a pool whose worker died is replaced at the next move.
 from __future__ import annotations
 
 import engines
+from bot import metrics
 from bot.workers import Workers
 from engines.base import JSON, AIInfo, Limit
 
@@ -22,7 +23,8 @@ class AIRunner:
         self, game: str, state: JSON, seat: int, level: str, seed: int, limit: Limit | None = None
     ) -> tuple[str, AIInfo]:
         """The move `level` plays for `seat`, as text, and what the AI says about it."""
-        return await self._pool.run(engines.think, game, state, seat, level, seed, limit)
+        with metrics.thinking(game, level):
+            return await self._pool.run(engines.think, game, state, seat, level, seed, limit)
 
     async def warm_up(self) -> None:
         """Start the workers and load every game in them now, not at the first AI move."""

@@ -36,7 +36,7 @@ from bot import play, replies
 from bot.core import Core, bot_to_move, in_language, title
 from bot.i18n import Translator, t
 from bot.info import ai_seed
-from bot.model import Reply
+from bot.model import EVERYONE, Reply
 from bot.session import Session, SessionStatus
 from engines.base import Game, Msg
 
@@ -295,7 +295,7 @@ class Autoplay:
         if session.status == SessionStatus.LOBBY:
             session.status, session.deadline = SessionStatus.CANCELLED, None
             await core.commit(session)
-            return [Reply(tr(t("host.lobby_expired", game=title(game))))]
+            return [Reply(tr(t("host.lobby_expired", game=title(game))), audience=EVERYONE)]
         seat = game.to_move(game.from_json(session.state))
         if seat is None or session.watched:  # (watched: the bot's move is due; committing starts it)
             session.deadline = None
@@ -307,4 +307,4 @@ class Autoplay:
         session.seats[seat].away = True
         session.deadline = None
         await core.commit(session)
-        return [Reply(tr(t("host.away", name=name)))]
+        return [Reply(tr(t("host.away", name=name)), audience=EVERYONE)]

@@ -9,6 +9,7 @@ from pydantic import AliasChoices, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, CliApp, NoDecode, SettingsConfigDict
 
 from bot.i18n import LANGUAGES
+from bot.logs import FORMATS, url_password
 
 
 class Settings(BaseSettings):
@@ -36,6 +37,11 @@ class Settings(BaseSettings):
     console: bool = Field(False, description="run the console bot even when a platform token is set")
     name: str = Field("alice", description="who types first in the console bot")
     log_level: str = Field("WARNING", description="DEBUG, INFO, WARNING or ERROR")
+    log_format: str = Field("text", description="text, or json: one JSON object per line (no secret in either)")
+    metrics_port: int | None = Field(
+        None, ge=0, le=65535, description="serve /healthz, /readyz and /metrics (Prometheus) on this port (unset: off)"
+    )
+    metrics_listen: str = Field("127.0.0.1", description="address the /healthz, /readyz and /metrics server listens on")
     start_attempts: int = Field(8, ge=1, description="tries to reach a platform at start (1 s, 2 s, 4 s … apart)")
     rebuild_ratings: bool = Field(False, description="rebuild every rating from the results table, then exit")
 
@@ -88,6 +94,26 @@ class Settings(BaseSettings):
         if value not in LANGUAGES:
             raise ValueError(f"there are catalogs for {', '.join(LANGUAGES)}, not {value!r}")
         return value
+
+    @field_validator("log_level")
+    @classmethod
+    def _log_level(cls, value: str) -> str:
+        if value.upper() not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+            raise ValueError(f"one of DEBUG, INFO, WARNING, ERROR, not {value!r}")
+        return value.upper()
+
+    @field_validator("log_format")
+    @classmethod
+    def _log_format(cls, value: str) -> str:
+        if value.lower() not in FORMATS:
+            raise ValueError(f"one of {', '.join(FORMATS)}, not {value!r}")
+        return value.lower()
+
+    @property
+    def secrets(self) -> list[str]:
+        """What must never reach a log: the tokens, the webhook secret, the database's password."""
+        found = [self.telegram_token, self.discord_token, self.telegram_webhook_secret, url_password(self.db)]
+        return [s for s in found if s]
 
     @model_validator(mode="after")
     def _webhook_workers(self) -> Settings:

@@ -20,7 +20,7 @@ from bot.ai import AIRunner
 from bot.commands import Command
 from bot.i18n import LANGUAGES, Translator, t, translator
 from bot.languages import Languages
-from bot.model import Event, Reply, User
+from bot.model import Event, NotSecret, Private, Reply, User
 from bot.pictures import Pictures
 from bot.session import Change, Notice, Seat, Session, SessionStatus
 from bot.storage import PLACE, Storage
@@ -178,9 +178,15 @@ def title_word(game: Game, language: str) -> str | None:
     return word if WORD.fullmatch(word) else None
 
 
-def private(tr: Translator, message: Msg) -> Reply:
-    """An answer only the acting person sees, in their language."""
-    return Reply(tr(message), ephemeral=True, language=tr.language)
+def notice(user: User, tr: Translator, message: Msg) -> Reply:
+    """An answer for the acting person, in their language, with nothing secret in it (a platform
+    that cannot show it to them alone may show it in the channel)."""
+    return Reply(tr(message), language=tr.language, names={user.id: user.name}, audience=NotSecret(user.id))
+
+
+def secret(user: User, tr: Translator, message: Msg) -> Reply:
+    """An answer only the acting person may ever see (a hint, what they hold), in their language."""
+    return Reply(tr(message), language=tr.language, names={user.id: user.name}, audience=Private(user.id))
 
 
 def in_language(replies: list[Reply], tr: Translator) -> list[Reply]:

@@ -22,11 +22,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import engines
-from bot import clean, info, ladder, play, table
+from bot import clean, info, ladder, metrics, play, table
 from bot.ai import AIRunner
 from bot.autoplay import LEASE, Autoplay
 from bot.commands import Command, ParseError
-from bot.core import Core, Request, in_language, private, title
+from bot.core import Core, Request, in_language, notice, secret, title
 from bot.i18n import Translator, t, translator
 from bot.languages import CHANNEL_KEY, Languages
 from bot.model import Event, Reply
@@ -162,6 +162,11 @@ class Host:
             word in g.move_words or word in g.queries for g in self.games.values()
         )
 
+    def command_name(self, word: str) -> str | None:
+        """The command `word` names as the table spells it (认输 -> resign), None if none."""
+        word = clean.text(word).lower()
+        return table.COMMAND_WORDS.get(word, word) if self.knows(word) else None
+
     def parse(self, text: str) -> Command | ParseError | None:
         """How the host reads `text` (None: not a command)."""
         return table.parse(clean.text(text), self.words, self.bot_name)
@@ -233,6 +238,7 @@ class Host:
             await self.store.move_channel(old, new)
 
     # --- the entry point ------------------------------------------------------------
+    @metrics.timed
     async def handle(self, event: Event, respond: Respond | None = None) -> list[Reply]:
         """Answer one event. `respond` gets the replies before the channel is unlocked,
         so they reach the platform before anything that follows (an AI's move)."""
@@ -242,13 +248,15 @@ class Host:
         if event.button is not None:
             button = _read_button(event.button)
             if button is None:
-                return await _respond(respond, [private(await self._reader(event), t("host.button_unknown"))])
+                unknown = notice(event.user, await self._reader(event), t("host.button_unknown"))
+                return await _respond(respond, [unknown])
             text = clean.text("/" + button[2])
         command = self.parse(text)
         if command is None:
             return []
         if isinstance(command, ParseError):
-            return await _respond(respond, [private(await self._reader(event), clean.quoting(command.reason, text))])
+            refused = notice(event.user, await self._reader(event), clean.quoting(command.reason, text))
+            return await _respond(respond, [refused])
         async with self.core.locks[event.channel], self.outbox.collect():
             try:
                 async with self.store.exclusive(event.channel):  # and no other process in this channel
@@ -257,7 +265,7 @@ class Host:
             except StorageUnavailable as error:
                 log.warning("storage unavailable in %s: %s", event.channel, error)
                 tr = self.languages.spoken(event)  # asking the store for languages would fail too
-                replies = in_language([private(tr, t("host.storage_unavailable"))], tr)
+                replies = in_language([notice(event.user, tr, t("host.storage_unavailable"))], tr)
                 await _respond(respond, replies)
         return replies
 
@@ -265,6 +273,7 @@ class Host:
                    text: str) -> list[Reply]:  # fmt: skip
         """The replies to `command`, under the channel's lock."""
         reader = tr = self.languages.spoken(event)
+        session = None
         try:
             # One read: the session and the channel's settings (its language), no cache to keep fresh.
             session, settings = await self.store.enter(event.channel)
@@ -272,16 +281,24 @@ class Host:
             # A finished game's buttons (Rematch) belong to the channel's latest session.
             pressed_on = session or (await self.store.latest(event.channel) if button is not None else None)
             if button is not None and not _button_fresh(button, pressed_on):
-                replies = [private(reader, t("host.button_stale"))]
+                replies = [notice(event.user, reader, t("host.button_stale"))]
             else:
                 replies = await self._dispatch(Request(event, command, tr, reader, session))
         except Refusal as refusal:
-            replies = [private(reader, clean.quoting(refusal.msg, text))]
+            # What a player of a hidden-hand game is refused may tell what they hold ("You have
+            # no second 7"): to them alone, always. Other refusals hide nothing.
+            told = secret if self._holds_hidden(session, event.user.id) else notice
+            replies = [told(event.user, reader, clean.quoting(refusal.msg, text))]
         except ChannelBusy:
-            replies = [private(reader, t("host.channel_busy"))]
+            replies = [notice(event.user, reader, t("host.channel_busy"))]
         except Conflict:
-            replies = [private(reader, t("host.try_again"))]
+            replies = [notice(event.user, reader, t("host.try_again"))]
         return in_language(replies, tr)
+
+    def _holds_hidden(self, session: Session | None, user_id: str) -> bool:
+        """Whether `user_id` plays, in `session`, a game in which players hold hidden cards."""
+        return (session is not None and session.status == SessionStatus.PLAYING
+                and self.games[session.game].hidden_hands and session.seat_of(user_id) is not None)  # fmt: skip
 
     async def _dispatch(self, r: Request) -> list[Reply]:
         """Find the command in the table (or among the channel's game's words) and run it."""

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bot import replies
-from bot.core import Core, Request, points, private, title, vs
+from bot.core import Core, Request, points, secret, title, vs
 from bot.i18n import Translator, t
 from bot.languages import read_language
 from bot.lobby import mentioned
-from bot.model import Reply
+from bot.model import EVERYONE, Reply
 from bot.session import MoveRow, Session, SessionStatus
 from engines.base import Game, Refusal, read_number
 
@@ -65,7 +65,7 @@ async def hint(core: Core, r: Request) -> list[Reply]:
     if game.to_move(game.from_json(session.state)) != seat.seat:
         raise Refusal("host.not_your_turn")
     text, _ = await core.ai.move(game.name, session.state, seat.seat, game.hint_level, ai_seed(session) ^ 1)
-    return [private(r.reader, t("host.hint", move=text))]
+    return [secret(r.user, r.reader, t("host.hint", move=text))]
 
 
 async def hints(core: Core, r: Request) -> list[Reply]:
@@ -76,7 +76,7 @@ async def hints(core: Core, r: Request) -> list[Reply]:
     if r.session is not None and not r.user.moderator:
         raise Refusal("host.hints_during_game")
     await core.store.set_setting(r.event.channel, HINTS, choice)
-    return [Reply(r.tr(t(f"host.hints_now_{choice}")))]
+    return [Reply(r.tr(t(f"host.hints_now_{choice}")), audience=EVERYONE)]
 
 
 async def lang(core: Core, r: Request) -> list[Reply]:
@@ -88,7 +88,7 @@ async def lang(core: Core, r: Request) -> list[Reply]:
     if r.session is not None and not r.user.moderator:
         raise Refusal("host.lang_during_game")
     tr = await core.languages.choose(r.event.channel, language)
-    return [Reply(tr(t("host.lang_now")), language=tr.language)]
+    return [Reply(tr(t("host.lang_now")), language=tr.language, audience=EVERYONE)]
 
 
 async def _played(core: Core, r: Request) -> tuple[Session, list[MoveRow]]:
@@ -105,7 +105,7 @@ async def record(core: Core, r: Request) -> list[Reply]:
     game = core.game_of(session)
     header = r.tr(t("host.record_header", game=title(game), players=vs(session, r.tr), count=len(moves)))
     body = " · ".join(f"{m.ply + 1}. {m.move}" for m in moves) or r.tr(t("host.record_empty"))
-    return [Reply(f"{header}\n{body}")]
+    return [Reply(f"{header}\n{body}", audience=EVERYONE)]
 
 
 async def replay_at(core: Core, r: Request) -> list[Reply]:
@@ -123,7 +123,7 @@ async def replay_at(core: Core, r: Request) -> list[Reply]:
     ctx = replies.context(session, to_move, outcome, r.tr, None)
     last = moves[wanted - 1].move if wanted else "—"
     text = r.tr(t("host.replay", ply=wanted, count=len(moves), move=last))
-    return [await replies.drawn(core, game, view, ctx, r.tr, text, session=session.id)]
+    return [await replies.drawn(core, game, view, ctx, r.tr, text, session=session.id, audience=EVERYONE)]
 
 
 def replay(game: Game, session: Session, moves: Iterable[MoveRow]) -> object:
@@ -144,13 +144,13 @@ async def stats(core: Core, r: Request) -> list[Reply]:
     who = mentioned(r, r.command.mentions[0]) if r.command.mentions else r.user
     rows = await core.store.stats(who.id)
     if not rows:
-        return [Reply(r.tr(t("host.stats_none", name=who.name)))]
+        return [Reply(r.tr(t("host.stats_none", name=who.name)), audience=EVERYONE)]
     lines = [r.tr(t("host.stats_header", name=rows[0]["name"] or who.name))]
     for row in rows:
         key = "host.stats_line" if row["points"] is None else "host.stats_line_points"
         lines.append(r.tr(t(key, game=title(core.games[row["game"]]), wins=row["wins"], losses=row["losses"],
                             draws=row["draws"], points=points(row["points"] or 0))))  # fmt: skip
-    return [Reply("\n".join(lines))]
+    return [Reply("\n".join(lines), audience=EVERYONE)]
 
 
 async def leaderboard(core: Core, r: Request) -> list[Reply]:
@@ -161,12 +161,12 @@ async def leaderboard(core: Core, r: Request) -> list[Reply]:
     rows = await core.store.leaderboard(game)
     name = title(core.games[game]) if game else t("host.all_games")
     if not rows:
-        return [Reply(r.tr(t("host.leaderboard_empty", game=name)))]
+        return [Reply(r.tr(t("host.leaderboard_empty", game=name)), audience=EVERYONE)]
     lines = [r.tr(t("host.leaderboard_header", game=name))]
     for i, row in enumerate(rows, 1):
         lines.append(r.tr(t("host.leaderboard_line", rank=i, name=row["name"], wins=row["wins"],
                             losses=row["losses"], draws=row["draws"])))  # fmt: skip
-    return [Reply("\n".join(lines))]
+    return [Reply("\n".join(lines), audience=EVERYONE)]
 
 
 async def rules(core: Core, r: Request) -> list[Reply]:
@@ -177,12 +177,12 @@ async def rules(core: Core, r: Request) -> list[Reply]:
     if name is None and r.session is not None:
         name = r.session.game
     if name is None:
-        return [Reply(r.tr(t("host.rules_which", games=game_list(core, r.tr))))]
-    return [Reply(r.tr(t(f"{name}.rules")))]
+        return [Reply(r.tr(t("host.rules_which", games=game_list(core, r.tr))), audience=EVERYONE)]
+    return [Reply(r.tr(t(f"{name}.rules")), audience=EVERYONE)]
 
 
 async def games(core: Core, r: Request) -> list[Reply]:
-    return [Reply(r.tr(t("host.games", games=game_list(core, r.tr))))]
+    return [Reply(r.tr(t("host.games", games=game_list(core, r.tr))), audience=EVERYONE)]
 
 
 def game_list(core: Core, tr: Translator) -> str:

@@ -20,9 +20,9 @@ import math
 import secrets
 
 from bot import ladder
-from bot.core import Core, Request, private
+from bot.core import Core, Request, notice
 from bot.i18n import t
-from bot.model import Reply
+from bot.model import Private, Reply
 from bot.storage import Throttle
 from engines.base import Refusal
 
@@ -52,7 +52,7 @@ async def link(core: Core, r: Request) -> list[Reply]:
         code = new_code()
         await store.issue_code(me, code, now, now + CODE_SECONDS)
         text = r.reader(t("ratings.link_code", code=code, minutes=int(CODE_SECONDS // 60)))
-        return [Reply(text, to=me, ephemeral=True, names={me: r.user.name}, language=r.reader.language)]
+        return [Reply(text, names={me: r.user.name}, language=r.reader.language, audience=Private(me))]
     redeemed = await store.redeem_code(me, read_code("".join(r.command.args)), now, THROTTLE)
     if redeemed.wait > 0:
         raise Refusal("ratings.link_throttled", minutes=max(1, math.ceil(redeemed.wait / 60)))
@@ -63,11 +63,11 @@ async def link(core: Core, r: Request) -> list[Reply]:
     if not await store.link_accounts(redeemed.owner, me, f"id:{secrets.token_hex(8)}"):  # and rebuilt
         raise Refusal("ratings.link_unlink_first")
     accounts = await ladder.accounts_of(store, await ladder.identity_of(store, me))
-    return [private(r.reader, t("ratings.linked", count=len(accounts)))]
+    return [notice(r.user, r.reader, t("ratings.linked", count=len(accounts)))]
 
 
 async def unlink(core: Core, r: Request) -> list[Reply]:
     """`/unlink`: this account goes its own way again (its own games, its own rating)."""
     if not await core.store.unlink_account(r.user.id):  # and the ratings rebuilt
         raise Refusal("ratings.not_linked")
-    return [private(r.reader, t("ratings.unlinked"))]
+    return [notice(r.user, r.reader, t("ratings.unlinked"))]

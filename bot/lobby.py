@@ -10,7 +10,7 @@ from dataclasses import replace
 from bot import offers, play, replies
 from bot.core import Core, Request, title
 from bot.i18n import t
-from bot.model import Reply, User
+from bot.model import EVERYONE, Reply, User
 from bot.session import Seat, Session, SessionStatus
 from engines.base import Game, Refusal
 
@@ -140,7 +140,7 @@ async def decline(core: Core, r: Request) -> list[Reply]:
             raise Refusal("host.not_invited")
         session.status, session.deadline = SessionStatus.CANCELLED, None
         await core.commit(session)
-        return [Reply(r.tr(t("host.declined", name=r.user.name)))]
+        return [Reply(r.tr(t("host.declined", name=r.user.name)), audience=EVERYONE)]
     if session is not None and session.status == SessionStatus.PLAYING and session.offer:
         return await offers.refuse(core, r, session)
     raise Refusal("host.nothing_to_decline")
@@ -189,7 +189,7 @@ async def cancel(core: Core, r: Request) -> list[Reply]:
             raise Refusal("host.cancel_after_moves")
     session.status, session.deadline = SessionStatus.CANCELLED, None
     await core.commit(session)
-    return [Reply(r.tr(t("host.cancelled", name=r.user.name, game=title(core.game_of(session)))))]
+    return [Reply(r.tr(t("host.cancelled", name=r.user.name, game=title(core.game_of(session)))), audience=EVERYONE)]
 
 
 async def rematch(core: Core, r: Request) -> list[Reply]:

@@ -8,18 +8,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
+import signal
 import sys
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
-from bot import ladder, startup
+from bot import ladder, logs, startup
 from bot.adapters.console import Console
 from bot.ai import AIRunner
 from bot.config import Settings, load
 from bot.host import Host
+from bot.ops import Ops
 from bot.pictures import Pictures
 from bot.startup import StartFailed
 from bot.storage import StorageUnavailable, is_postgres, open_storage
@@ -66,22 +67,46 @@ async def run(settings: Settings) -> None:
         platforms.append(DiscordBot.from_settings(host, settings))
     # Attached before the host starts: it resumes the timers and bots' turns of these platforms only.
     console = Console(host, Path(settings.images), settings.name) if settings.wants_console else None
+    ops = None
+    if settings.metrics_port is not None:  # live at once; ready when the storage and every platform are up
+        ops = Ops(store, {p.name: p.connected for p in platforms}, settings.metrics_listen, settings.metrics_port)
     try:
+        if ops is not None:
+            await ops.start()
         await host.start()
         for platform in platforms:
             await startup.start(platform, settings.start_attempts)
-        if console is not None:
-            await console.run()
-        else:
-            await asyncio.Event().wait()  # serve until Ctrl-C or a signal
+        await serve(console)
     finally:
         for platform in reversed(platforms):
             with contextlib.suppress(Exception):
                 await platform.stop()
         await host.stop()
+        if ops is not None:
+            await ops.stop()
         ai.close()
         pictures.close()
         await store.close()
+
+
+async def serve(console: Console | None) -> None:
+    """Until the console ends, Ctrl-C, or SIGTERM (how docker, systemd and Kubernetes stop a
+    service): each then stops the platforms and closes the store on the way out."""
+    loop = asyncio.get_running_loop()
+    stopped = asyncio.Event()
+    loop.add_signal_handler(signal.SIGTERM, stopped.set)
+    tasks = {asyncio.ensure_future(stopped.wait())}
+    if console is not None:
+        tasks.add(asyncio.ensure_future(console.run()))
+    try:
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        for task in done:
+            task.result()  # the console's own error, if it had one
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -89,12 +114,12 @@ def main(argv: list[str] | None = None) -> None:
         settings = load(sys.argv[1:] if argv is None else argv)
     except ValidationError as error:  # one line per bad setting, no traceback
         sys.exit("\n".join(f"gamehost: {_setting_error(e)}" for e in error.errors()))
-    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logs.setup(settings.log_level, settings.log_format, settings.secrets)
     try:
         with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how people stop it
             asyncio.run(run(settings))
     except (StartFailed, StorageUnavailable) as error:
-        sys.exit(f"gamehost: {error}")
+        sys.exit(logs.clean(f"gamehost: {error}"))
 
 
 def _setting_error(error: Any) -> str:

@@ -40,24 +40,67 @@ class Button:
 
 
 @dataclass(frozen=True)
+class Everyone:
+    """For everyone in the channel."""
+
+
+@dataclass(frozen=True)
+class NotSecret:
+    """For `user` (the one acting): shown to them alone where the platform can, but nothing in
+    it is secret, so a platform that cannot may show it in the channel ("It is Bob's turn")."""
+
+    user: str
+
+
+@dataclass(frozen=True)
+class Private:
+    """Secret: only `user` may ever see it (their hidden cards, a hint, a link code, a refusal
+    that tells what they hold). No adapter can post it to a channel: see `Public`."""
+
+    user: str
+
+
+EVERYONE = Everyone()
+Audience = Everyone | NotSecret | Private
+
+
+@dataclass(frozen=True)
 class Reply:
-    """Something to show: to the channel, or privately to one user (`to`)."""
+    """Something to show, and to whom: `audience` (every reply says, there is no default)."""
 
     text: str = ""
     image: bytes | None = None
     image_name: str = "board.png"
     buttons: tuple[Button, ...] = ()
-    to: str | None = None  # a user id: only that user may see it (hidden cards)
-    ephemeral: bool = False  # for the acting user; shown only to them where the platform can
     board: bool = False  # the session's board message (adapters may edit it in place)
     text_board: str | None = None  # the board as text, for the console
     mentions: tuple[str, ...] = ()  # user ids to ping (the player to move)
     session: int | None = None
-    names: Mapping[str, str] = field(default_factory=dict)  # display names of `mentions` and `to`, by user id
+    names: Mapping[str, str] = field(default_factory=dict)  # display names of `mentions` and the reader, by user id
     # The language `text` is in: its reader's, or (None, filled in by the host before adapters see
     # it) the channel's. Adapters say what they add to a reply (a ping, a note) in it too.
     language: str | None = None
+    audience: Audience = field(kw_only=True)
 
     @property
     def private(self) -> bool:
-        return self.to is not None
+        """Secret, for one person only."""
+        return isinstance(self.audience, Private)
+
+    @property
+    def reader(self) -> str | None:
+        """The one person it is for (Private or NotSecret); None: for everyone."""
+        return None if isinstance(self.audience, Everyone) else self.audience.user
+
+
+@dataclass(frozen=True)
+class Public:
+    """A reply a whole channel may see. Every adapter function that posts to a channel (a group,
+    a server channel) takes a `Public`, never a `Reply`, and a `Public` cannot hold a Private
+    reply: making one of it raises. So no path, present or future, posts a secret publicly."""
+
+    reply: Reply
+
+    def __post_init__(self) -> None:
+        if isinstance(self.reply.audience, Private):
+            raise TypeError("a Private reply is never shown to a channel")

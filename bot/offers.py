@@ -12,7 +12,7 @@ import secrets
 from bot import play, replies
 from bot.core import Core, Request
 from bot.i18n import Translator, t
-from bot.model import Reply
+from bot.model import EVERYONE, Reply
 from bot.session import Change, Offer, OfferKind, Seat, Session
 from engines.base import Outcome, Refusal
 
@@ -63,7 +63,8 @@ async def _offer(core: Core, r: Request, session: Session, offer: Offer) -> list
     buttons = (replies.button(r.tr, session, "host.button_agree", "accept", strict=True),
                replies.button(r.tr, session, "host.button_refuse", "decline", strict=True))  # fmt: skip
     mentions = tuple(s.user_id for s in others if s.user_id)
-    return [Reply(text, buttons=buttons, mentions=mentions, names={s.user_id: s.name for s in others if s.user_id})]
+    return [Reply(text, buttons=buttons, mentions=mentions, names={s.user_id: s.name for s in others if s.user_id},
+                  audience=EVERYONE)]
 
 
 async def agree(core: Core, r: Request, session: Session) -> list[Reply]:
@@ -80,7 +81,8 @@ async def agree(core: Core, r: Request, session: Session) -> list[Reply]:
     waiting = [s for s in _others(session, session.seats[offer.seat]) if s.seat not in offer.agreed]
     if waiting:
         await core.commit(session)
-        return [Reply(r.tr(t("host.agreed_waiting", name=seat.name, names=[s.name for s in waiting])))]
+        said = r.tr(t("host.agreed_waiting", name=seat.name, names=[s.name for s in waiting]))
+        return [Reply(said, audience=EVERYONE)]
     return await _carry_out(core, session, offer, r.tr)
 
 
@@ -92,7 +94,7 @@ async def refuse(core: Core, r: Request, session: Session) -> list[Reply]:
         raise Refusal("host.own_offer")
     session.offer = None
     await core.commit(session)
-    return [Reply(r.tr(t("host.offer_refused", name=r.user.name)))]
+    return [Reply(r.tr(t("host.offer_refused", name=r.user.name)), audience=EVERYONE)]
 
 
 async def _carry_out(core: Core, session: Session, offer: Offer, tr: Translator) -> list[Reply]:

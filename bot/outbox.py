@@ -35,10 +35,10 @@ import json
 import logging
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
-from dataclasses import fields, replace
+from dataclasses import fields
 from typing import Any
 
-from bot.model import Button, Reply
+from bot.model import EVERYONE, Button, Everyone, Reply
 from bot.session import Notice, Outgoing
 from bot.storage import Storage
 
@@ -69,7 +69,7 @@ def backoff(attempts: int) -> float:
 
 def public(reply: Reply) -> bool:
     """Whether `reply` is for everyone in the channel (what the outbox carries)."""
-    return reply.to is None and not reply.ephemeral
+    return isinstance(reply.audience, Everyone)
 
 
 class Outbox:
@@ -310,12 +310,16 @@ def _said(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}"[:300]
 
 
-# --- replies as JSON (pictures in base64) ---------------------------------------------------------
+# --- replies as JSON (pictures in base64); every one is for everyone (`public`) ---------------------
 def encode(replies: Iterable[Reply]) -> str:
     out = []
     for reply in replies:
+        if not public(reply):
+            raise TypeError("only a reply for everyone goes in the outbox")
         data: dict[str, Any] = {}
         for f in fields(reply):
+            if f.name == "audience":
+                continue
             value = getattr(reply, f.name)
             if f.name == "image":
                 value = None if value is None else base64.b64encode(value).decode()
@@ -339,5 +343,5 @@ def decode(text: str) -> list[Reply]:
             data["image"] = base64.b64decode(data["image"])
         data["buttons"] = tuple(Button(*b) for b in data.get("buttons", ()))
         data["mentions"] = tuple(data.get("mentions", ()))
-        replies.append(replace(Reply(), **data))
+        replies.append(Reply(**data, audience=EVERYONE))
     return replies

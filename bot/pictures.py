@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import render
+from bot import metrics
 from bot.workers import Workers
 from render.base import RenderContext
 
@@ -32,11 +33,13 @@ class Pictures:
 
     async def draw(self, game: str, view: Any, ctx: RenderContext) -> bytes:
         """The PNG of `view` (a game's picture)."""
-        return await self._pool.run(self._draw, game, view, ctx)
+        with metrics.rendering(game):
+            return await self._pool.run(self._draw, game, view, ctx)
 
     async def call(self, draw: Callable[..., bytes], *args: Any) -> bytes:
         """Another picture (`draw` a module-level function of `render`, as the standings' are)."""
-        return await self._pool.run(draw, *args)
+        with metrics.rendering("standings"):
+            return await self._pool.run(draw, *args)
 
     async def warm_up(self) -> None:
         """Start the workers and load the renderers and fonts in them now, not at the first picture."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from bot import ratings, replies
+from bot import metrics, ratings, replies
 from bot.core import Core, Request, title, vs
 from bot.i18n import Translator, t
 from bot.model import Reply
@@ -68,6 +68,7 @@ async def apply(core: Core, session: Session, seat: int, chosen: Any, by_ai: boo
     else:
         set_deadline(core, session, new)
     await core.commit(session, change)
+    metrics.moved(game.name, by_ai)
     return lines
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.core import Core, points
 from bot.i18n import Translator, t
-from bot.model import Button, Reply
+from bot.model import EVERYONE, Audience, Button, Private, Reply
 from bot.session import Session, SessionStatus
 from engines.base import Game, Msg, Outcome
 from render.base import RenderContext
@@ -50,7 +50,7 @@ def lobby(session: Session, tr: Translator, said: Msg) -> Reply:
             lines.append(tr(t("host.how_to_go")))
             buttons.append(button(tr, session, "host.button_go", "go"))
     return Reply("\n".join(lines), buttons=tuple(buttons), mentions=mentions, session=session.id,
-                 names=_names(session, mentions))  # fmt: skip
+                 names=_names(session, mentions), audience=EVERYONE)  # fmt: skip
 
 
 async def board(
@@ -77,7 +77,7 @@ async def board(
     return await drawn(
         core, game, view, context(session, to_move, outcome, tr, overlay), tr, "\n".join(text), board=True,
         session=session.id, buttons=_board_buttons(session, tr, game, state, to_move) if buttons else (),
-        mentions=mentions, names=_names(session, mentions),
+        mentions=mentions, names=_names(session, mentions), audience=EVERYONE,
     )  # fmt: skip
 
 
@@ -120,21 +120,21 @@ async def hand(core: Core, session: Session, seat: int, tr: Translator) -> Reply
     ctx = context(session, game.to_move(state), None, tr, None, viewer=seat)
     player = session.seats[seat]
     return await drawn(core, game, view, ctx, tr, tr(t("host.your_hand", name=player.name)), image_name="hand.png",
-                       to=player.user_id, session=session.id, language=tr.language,
+                       audience=Private(player.user_id or ""), session=session.id, language=tr.language,
                        names={player.user_id: player.name} if player.user_id else {})  # fmt: skip
 
 
-async def drawn(core: Core, game: Game, view: Any, ctx: RenderContext, tr: Translator, text: str,
-                **fields: Any) -> Reply:  # fmt: skip
-    """A reply with the picture of `view`, and its text board for the console. If the picture
-    cannot be drawn, the error is logged and the text board takes its place in the text."""
+async def drawn(core: Core, game: Game, view: Any, ctx: RenderContext, tr: Translator, text: str, *,
+                audience: Audience, **fields: Any) -> Reply:  # fmt: skip
+    """A reply for `audience` with the picture of `view`, and its text board for the console. If the
+    picture cannot be drawn, the error is logged and the text board takes its place in the text."""
     board = game.text(view, tr)
     try:
         image = await core.pictures.draw(game.name, view, ctx)
     except Exception:
         log.exception("drawing %s failed; the text board goes instead", game.name)
-        return Reply(f"{text}\n{board}" if text else board, **fields)
-    return Reply(text, image=image, text_board=board, **fields)
+        return Reply(f"{text}\n{board}" if text else board, **fields, audience=audience)
+    return Reply(text, image=image, text_board=board, **fields, audience=audience)
 
 
 def context(session: Session, to_move: int | None, outcome: Outcome | None, tr: Translator, overlay: Any,

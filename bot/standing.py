@@ -19,7 +19,7 @@ from bot.core import Core, Request, points, title
 from bot.i18n import Translator, t
 from bot.ladder import Standing
 from bot.lobby import mentioned
-from bot.model import Button, Reply
+from bot.model import EVERYONE, Button, Reply
 from engines.base import Refusal, read_number
 from render import standings as pictures
 
@@ -100,8 +100,7 @@ async def leaderboard(core: Core, r: Request) -> list[Reply]:
         if 1 <= target <= pages:
             command = f"leaderboard {game} {scope} {target}"
             buttons.append(Button(tr(t(label)), BUTTON_PREFIX + command, "/" + command))
-    text = "\n".join(lines)
-    return [await _drawn(core, pictures.leaderboard, view, lines[0], text, "leaderboard.png", tuple(buttons))]
+    return [await _drawn(core, pictures.leaderboard, view, lines, "leaderboard.png", tuple(buttons))]
 
 
 async def stats(core: Core, r: Request) -> list[Reply]:
@@ -111,7 +110,7 @@ async def stats(core: Core, r: Request) -> list[Reply]:
     found = await ladder.profile(core.store, identity)
     tr = r.tr
     if not found:
-        return [Reply(tr(t("host.stats_none", name=who.name)))]
+        return [Reply(tr(t("host.stats_none", name=who.name)), audience=EVERYONE)]
     name = found[0][1].name
     accounts = len(await ladder.accounts_of(core.store, identity))
     subtitle = tr(t("ratings.linked_accounts", count=accounts)) if accounts > 1 else ""
@@ -131,10 +130,9 @@ async def stats(core: Core, r: Request) -> list[Reply]:
         if second:
             lines.append("  " + " · ".join(second))
         if recent:
-            lines.append("  " + " ".join(letter for _, letter in recent))
+            lines.append("  " + tr(t("ratings.recent", letters=" ".join(letter for _, letter in recent))))
     view = {"title": name, "subtitle": subtitle, "games": cards, "empty": ""}
-    header = tr(t("host.stats_header", name=name))
-    return [await _drawn(core, pictures.card, view, header, "\n".join(lines), "stats.png", ())]
+    return [await _drawn(core, pictures.card, view, lines, "stats.png", ())]
 
 
 async def _known_as(core: Core, user_id: str, handle: str | None) -> str:
@@ -144,13 +142,14 @@ async def _known_as(core: Core, user_id: str, handle: str | None) -> str:
     return await core.store.user_by_handle(handle) or user_id
 
 
-async def _drawn(core: Core, draw: Callable[[dict[str, Any]], bytes], view: dict[str, Any], header: str, text: str,
+async def _drawn(core: Core, draw: Callable[[dict[str, Any]], bytes], view: dict[str, Any], lines: list[str],
                  image_name: str, buttons: tuple[Button, ...]) -> Reply:  # fmt: skip
-    """The picture with a one-line caption and the whole text for the console; if the picture
-    cannot be drawn, the whole text is the message."""
+    """The picture captioned with the first line (the header), the rest as text for the console;
+    if the picture cannot be drawn, all the lines are the message."""
     try:
         image = await core.pictures.call(draw, view)
     except Exception:
         log.exception("drawing %s failed; the text goes instead", image_name)
-        return Reply(text, buttons=buttons)
-    return Reply(header, image=image, image_name=image_name, text_board=text, buttons=buttons)
+        return Reply("\n".join(lines), buttons=buttons, audience=EVERYONE)
+    return Reply(lines[0], image=image, image_name=image_name, text_board="\n".join(lines[1:]), buttons=buttons,
+                 audience=EVERYONE)

@@ -21,7 +21,7 @@ from bot.commands import Command, ParseError
 from bot.commands import parse as parse_words
 from bot.core import Core, Request
 from bot.i18n import LANGUAGES, Translator, t
-from bot.model import Reply
+from bot.model import EVERYONE, Reply
 from bot.session import SessionStatus
 
 Handler = Callable[[Core, Request], Awaitable[list[Reply]]]
@@ -72,7 +72,7 @@ GAME_ACTIONS: dict[str, Spec] = {spec.name: spec for spec in (
 
 
 async def _help(core: Core, r: Request) -> list[Reply]:
-    return [Reply(help_text(core, r.tr))]
+    return [Reply(help_text(core, r.tr), audience=EVERYONE)]
 
 
 # Commands about the channel's session or the bot itself, in the order the help lists them.

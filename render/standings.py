@@ -31,7 +31,7 @@ def _header(image: Image.Image, title: str, subtitle: str) -> int:
 
 # --- the leaderboard ----------------------------------------------------------------------
 # Column right edges (numbers are right-aligned) after the rank and the name.
-COLUMNS = (("rating", 462), ("games", 548), ("win", 628), ("streak", 704))
+COLUMNS = (("rating", 452), ("games", 534), ("win", 624), ("streak", 704))
 
 
 def leaderboard(view: dict[str, Any]) -> bytes:
@@ -114,10 +114,10 @@ def card(view: dict[str, Any]) -> bytes:
 
 def _plot(image: Image.Image, values: list[float], left: float, top: float, right: float, bottom: float) -> None:
     """The rating over the last games: a line with its last point marked."""
+    if len(values) < 2:
+        return  # no line to draw yet: no empty box either
     draw = ImageDraw.Draw(image)
     draw.rounded_rectangle((left, top, right, bottom), radius=10, fill=ZEBRA)
-    if len(values) < 2:
-        return
     low, high = min(values), max(values)
     span = (high - low) or 1.0
     step = (right - left - 24) / (len(values) - 1)

@@ -6,7 +6,7 @@ test runs two of these on one PostgreSQL database.
 In (stdin), one object a line, each handled at once (several at a time, as a platform's
 events are): {"id": 1, "channel": "console:c1", "user": "alice", "text": "/nim start"}, or
 "button" instead of "text"; {"advance": 400} moves this process's clock and wakes its timers.
-Out (stdout): {"ready": pid}; {"id": 1, "replies": [{"text", "buttons", "ephemeral"}]} when the
+Out (stdout): {"ready": pid}; {"id": 1, "replies": [{"text", "buttons", "reader"}]} when the
 host has answered; {"delivered": channel, "texts": [...]} for what the host said unasked (a
 bot's move, a timeout). `--stuck-ai`: the bots of this process think forever (so it holds
 their turns until it dies). Pictures are not drawn: the test reads only text.
@@ -57,7 +57,7 @@ def user(name: str) -> User:
 
 
 def shown(replies: list[Reply]) -> list[dict[str, Any]]:
-    return [{"text": r.text, "ephemeral": r.ephemeral, "buttons": [{"id": b.id, "command": b.command}
+    return [{"text": r.text, "reader": r.reader, "buttons": [{"id": b.id, "command": b.command}
                                                                    for b in r.buttons]} for r in replies]  # fmt: skip
 
 

@@ -58,7 +58,9 @@ class Console:
         self.write(tr(t("console.welcome", name=self.user.name, images=str(self.images))))
         if await self.host.has_game(CHANNEL):
             self.write(tr(t("console.resumed")))
-            await self.say("/board")
+            board = await self.host.handle(Event(CHANNEL, self.user, "/board", place=CONSOLE), self.show)
+            if any(button.command == "/hand" for reply in board for button in reply.buttons):
+                await self.say("/hand")  # a game of hidden hands goes on: the typist's own hand too
         self.write(self.prompt)
         async for line in lines or stdin_lines():
             if not await self.say(line):
@@ -99,8 +101,8 @@ class Console:
     async def show(self, replies: list[Reply]) -> None:
         for reply in replies:
             lines = []
-            if reply.private:
-                who = reply.to.partition(":")[2] if reply.to else ""
+            if reply.private:  # one terminal for everyone: a secret is printed marked with whose it is
+                who = (reply.reader or "").partition(":")[2]
                 lines.append(translator(reply.language or self.host.tr.language)(t("console.private", name=who)))
             lines += reply.text.splitlines()
             if reply.text_board:

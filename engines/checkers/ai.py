@@ -3,9 +3,15 @@
 - easy: greedy — the piece that can go farthest (largest gain in distance to
   goal; among equals the piece farthest behind, then one at random).
 - normal: lookahead of three plies on distance to goal alone.
-- hard: iterative deepening (1, 3, 5, ... plies) within the time budget, and an
+- hard: iterative deepening (1, 3, 5, ... plies) within its budget of nodes, and an
   evaluation that also counts pieces left behind and pieces straying from the
   straight line to the goal.
+
+A level is an amount of work, never of time: `Limit.work` is the number of search
+nodes a move may visit (every iteration of the deepening counted), so the same
+position, level and random generator give the same move on an idle machine and on a
+busy one. `Limit.seconds` is only a safety net for a stalled host: the search reads
+the wall clock (`clock`) for nothing else, and an idle core never reaches it.
 
 Two players: negamax alpha-beta, moves ordered by their gain (the best few
 searched at inner nodes), a transposition table (bounds and best move of each
@@ -36,23 +42,30 @@ WIN = 1_000_000
 INF = 10**9
 
 
+# The one clock the AI reads, for the safety ceiling only (tests put a fake one here).
+clock = time.perf_counter
+
+
 class Timeout(Exception):
-    pass
+    """The search ran out of nodes (or, on a stalled host only, hit the ceiling)."""
 
 
 # Search settings per level: the depths searched in turn (plies; odd, so that the AI's own
 # move comes last), how many moves are searched at the root, at inner nodes and at the last
 # ply (the best by gain), and whether the evaluation counts stragglers and straying from
-# the centre line (weights below) or distance alone. Time: at most the budget.
+# the centre line (weights below) or distance alone. Nodes: at most the level's work.
 LEVELS = {
     "normal": {"depths": (1, 3), "solo": (1, 2, 3), "root": 24, "inner": 8, "leaf": 6, "positional": False},
     "hard": {"depths": (1, 3, 5, 7, 9), "solo": (1, 2, 3, 4, 5, 6), "root": 40, "inner": 10, "leaf": 8,
              "positional": True},
 }
+# With three or more players a node costs about 1.7 times as much (the replies of every other
+# player are generated): the level's nodes are scaled by WORK, so a move takes about as long.
 MULTI_LEVELS = {
-    "normal": {"depths": (1, 3), "solo": (1, 2, 3), "root": 20, "inner": 3, "leaf": 6, "positional": False},
+    "normal": {"depths": (1, 3), "solo": (1, 2, 3), "root": 20, "inner": 3, "leaf": 6, "positional": False,
+               "work": 0.6},
     "hard": {"depths": (1, 3, 5, 7, 9), "solo": (1, 2, 3, 4, 5, 6), "root": 30, "inner": 4, "leaf": 8,
-             "positional": True},
+             "positional": True, "work": 0.6},
 }
 # Evaluation: distance to goal, plus STRAGGLE per step a piece is more than LAG steps
 # behind the average of its side, plus CENTRE per hole a piece is off the straight line
@@ -189,11 +202,13 @@ def greedy(pos: Position, s: int, rng: random.Random) -> tuple[int, int]:
 
 # --- two players: alpha-beta ------------------------------------------------------------------
 class Search:
-    def __init__(self, pos: Position, me: int, settings: dict, deadline: float) -> None:
+    def __init__(self, pos: Position, me: int, settings: dict, work: int, deadline: float) -> None:
         self.pos = pos
         self.me = me
         self.s = settings
+        self.work = work
         self.deadline = deadline
+        self.ceiling_hit = False
         positional = settings.get("positional", True)
         self.straggle = settings.get("straggle", STRAGGLE) if positional else 0.0
         self.lag = settings.get("lag", LAG)
@@ -207,7 +222,10 @@ class Search:
 
     def check_time(self) -> None:
         self.nodes += 1
-        if not self.nodes & 63 and time.perf_counter() > self.deadline:
+        if self.nodes > self.work:
+            raise Timeout
+        if not self.nodes & 255 and clock() > self.deadline:
+            self.ceiling_hit = True
             raise Timeout
 
     def evaluate(self, s: int) -> float:
@@ -278,10 +296,10 @@ class Search:
 def _deepen(
     search, moves: list[tuple[int, int]], depths: tuple[int, ...], urge: float
 ) -> tuple[tuple[int, int], AIInfo]:
-    """Iterative deepening: the best move of the deepest search that finished in time.
+    """Iterative deepening: the best move of the deepest search that finished within the nodes.
 
-    A deeper search is begun only if it is likely to finish: its time is guessed from
-    how much longer the last search took than the one before. `urge` is added per step
+    A deeper search is begun only if it is likely to finish: its nodes are guessed from
+    how many more the last search took than the one before. `urge` is added per step
     a move gains toward the goal, so that of two moves the search values alike the one
     that makes progress now is played (no dawdling).
     """
@@ -290,18 +308,19 @@ def _deepen(
     best = moves[0]
     info = AIInfo(depth=0)
     growth = 8.0
-    took = 0.0
+    took = 0
     for depth in depths:
-        started = time.perf_counter()
-        if depth > depths[0] and started + took * growth > search.deadline:
+        started = search.nodes
+        if depth > depths[0] and started + took * growth > search.work:
             break
         try:
             scored = search.root(depth, moves)
         except Timeout:
-            info["reason"] = "seconds"
+            if search.ceiling_hit:
+                info["reason"] = "seconds"
             break
-        before, took = took, time.perf_counter() - started
-        if before > 0.002:
+        before, took = took, search.nodes - started
+        if before > 100:
             growth = max(2.0, took / before)
         # Stable sort: among equal scores the better-ordered (larger gain) move stays first.
         order = sorted(range(len(scored)), key=lambda i: -(scored[i][0] + urge * (d[moves[i][0]] - d[moves[i][1]])))
@@ -445,22 +464,22 @@ def choose(state: State, seat: int, level: str, limit: Limit, rng: random.Random
 
 
 def _choose(state: State, seat: int, level: str, limit: Limit, rng: random.Random) -> tuple[int, int, AIInfo]:
-    started = time.perf_counter()
+    deadline = clock() + limit.seconds
     pos = Position(state)
     if level == "easy":
         return (*greedy(pos, seat, rng), AIInfo(work=1, depth=1, reason="greedy"))
     two = state.seats == 2
     settings = (LEVELS if two else MULTI_LEVELS)[level]
-    deadline = started + limit.seconds * 0.75
+    work = max(1, round(limit.work * settings.get("work", 1.0)))
     moves = pos.ordered(seat)
     if len(moves) == 1:
         return (*moves[0], AIInfo(work=0, depth=0, reason="forced"))
     # The longer nobody has made progress, the more the AI prefers progress to waiting.
     urge = URGE + URGE_PER_ROUND * (state.idle // state.seats)
     if apart(pos, seat, 1 if two else 3):
-        search = Solo(pos, seat, settings, deadline)
+        search = Solo(pos, seat, settings, work, deadline)
         best, info = _deepen(search, moves[: settings["root"]], settings["solo"], urge)
     else:
-        search = (Search if two else BestReply)(pos, seat, settings, deadline)
+        search = (Search if two else BestReply)(pos, seat, settings, work, deadline)
         best, info = _deepen(search, moves[: settings["root"]], settings["depths"], urge)
     return (*best, info)

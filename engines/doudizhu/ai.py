@@ -16,6 +16,12 @@ hands the AI nothing else.
 - hard: normal's best candidates weighed by simulation: deals of the unseen cards
   consistent with what was seen (the landlord still holds the bottom cards it has
   not played) are played out by a fast policy for every seat, within the budget.
+
+A level is an amount of work (`Limit.work`), never of time: one unit is one position
+the exact endgame solver searches or one move of a simulated playout. The same
+view, level and random generator give the same move on an idle machine and on a
+busy one. `Limit.seconds` is only a safety net (a stalled host): the AI reads the
+wall clock (`clock`) for nothing else, and an idle core never reaches it.
 """
 
 from __future__ import annotations
@@ -54,6 +60,39 @@ from engines.doudizhu.rules import (
 )
 from engines.doudizhu.solver import OutOfNodes, Solver
 from engines.doudizhu.state import CALL, PASS, DdzPrivateView, Move, State, view
+
+# The one clock the AI reads, for the safety ceiling only (tests put a fake one here).
+clock = time.perf_counter
+
+
+class Budget:
+    """The work a move may still spend (`left`), what it spent (`used`), and the wall-clock
+    ceiling: `over()` is True once the work is spent or, only on a stalled host, the ceiling passed."""
+
+    def __init__(self, work: int, seconds: float) -> None:
+        self.left = work
+        self.used = 0
+        self.deadline = clock() + seconds
+        self.ceiling_hit = False
+
+    def spend(self, units: int) -> None:
+        self.left -= units
+        self.used += units
+
+    def stalled(self) -> bool:
+        if not self.ceiling_hit and clock() > self.deadline:
+            self.ceiling_hit = True
+        return self.ceiling_hit
+
+    def over(self) -> bool:
+        return self.left <= 0 or self.stalled()
+
+    def part(self, share: float) -> Budget:
+        """A budget of `share` of what is left, under the same ceiling (spend it back with `spend`)."""
+        inner = Budget.__new__(Budget)
+        inner.left, inner.used, inner.deadline, inner.ceiling_hit = int(self.left * share), 0, self.deadline, False
+        return inner
+
 
 # --- what a seat knows ----------------------------------------------------------------------
 
@@ -166,6 +205,36 @@ def safe_groups(k: Knowledge, groups: Sequence[Play]) -> list[Play]:
     return [g for g in groups if not can_be_beaten(k, g.combo)]
 
 
+def wasteful(k: Knowledge, play: Play | None) -> bool:
+    """A play good players avoid (a style error; bench/doudizhu.py counts them the same way):
+    - the rocket broken: one joker beats a single while we hold both;
+    - the rocket or a bomb led while two or more plays of the rest can still be beaten: the lead comes
+      back to us with the same problem, the stake doubled;
+    - a bomb or the rocket spent while two or more plays remain and every enemy holds more than 4 cards.
+    Going out with it is never wasteful."""
+    if play is None:
+        return False
+    combo = play.combo
+    hand = k.hand
+    if (k.trick is not None and k.trick[1].kind == SINGLE and combo.kind == SINGLE
+            and combo.rank >= BLACK_JOKER and hand[BLACK_JOKER] and hand[RED_JOKER]):
+        return True
+    if combo.kind not in (BOMB, ROCKET):
+        return False
+    rest = _after(hand, play)
+    if rest is None or rest.hands < 2:
+        return False
+    if k.trick is None and sum(1 for g in rest.groups if can_be_beaten(k, g.combo)) >= 2:
+        return True
+    return enemy_min_cards(k) > 4
+
+
+def calm(k: Knowledge, plays: Sequence[Play | None]) -> list[Play | None]:
+    """`plays` without the wasteful ones (all of them if every one is)."""
+    kept = [p for p in plays if not wasteful(k, p)]
+    return kept or list(plays)
+
+
 def finishing_order(k: Knowledge, split: Plan) -> Play | None:
     """The last group; or, if every group but one is unbeatable, an unbeatable one now (the last goes at the end)."""
     if split.hands == 1:
@@ -214,6 +283,8 @@ def fast_follow(hand: Counts, split: Plan, trick: Combo, partner_owns: bool, dan
     if not danger:
         return None
     options = answers(hand, trick)
+    if hand[BLACK_JOKER] and hand[RED_JOKER]:  # the rocket is not broken into singles
+        options = [p for p in options if not (p.combo.kind == SINGLE and p.combo.rank >= BLACK_JOKER)]
     if not options:
         return None
     return min(options, key=lambda p: (p.combo.kind in (BOMB, ROCKET), p.combo.kind == ROCKET, p.combo.rank))
@@ -297,8 +368,8 @@ def normal_lead(k: Knowledge) -> Play:
     finish = finishing_order(k, split)
     if finish is not None:
         return finish
-    candidates = _lead_candidates(k, split)
-    return max(candidates, key=lambda p: score_lead(k, p, split.score))
+    candidates = calm(k, _lead_candidates(k, split))
+    return max(candidates, key=lambda p: score_lead(k, p, split.score))  # type: ignore[arg-type]
 
 
 def follow_scores(k: Knowledge) -> list[tuple[float, Play | None]]:
@@ -321,6 +392,8 @@ def follow_scores(k: Knowledge) -> list[tuple[float, Play | None]]:
         pass_score += 6.0
     scored.append((pass_score, None))
     for play in options:
+        if wasteful(k, play):
+            continue
         rest = _after(k.hand, play)
         if rest is None:
             scored.append((1000.0, play))
@@ -343,6 +416,10 @@ def follow_scores(k: Knowledge) -> list[tuple[float, Play | None]]:
 
 def normal_follow(k: Knowledge) -> Play | None:
     return follow_scores(k)[0][1]
+
+
+def normal_play(k: Knowledge) -> Play | None:
+    return normal_lead(k) if k.trick is None else normal_follow(k)
 
 
 # --- exact endgames --------------------------------------------------------------------------
@@ -390,9 +467,10 @@ def _turn_after(k: Knowledge) -> int:
 
 
 def endgame(k: Knowledge, rng: random.Random, max_cards: int, max_worlds: int, node_limit: int,
-            deadline: float) -> Play | str | None:
-    """The move that wins in the most consistent worlds with perfect play; "unknown" if too big or too slow,
-    "lost" if every world was solved and lost."""
+            budget: Budget) -> Play | str | None:
+    """The move that wins in the most consistent worlds with perfect play; "unknown" if too big or beyond the
+    budget, "lost" if every world was solved and lost. At most `node_limit` positions per world (a world
+    too big is left out), and the worlds are solved in turn while the budget lasts."""
     if k.landlord is None or sum(k.counts) > max_cards:
         return "unknown"
     if k.trick is None:
@@ -405,10 +483,13 @@ def endgame(k: Knowledge, rng: random.Random, max_cards: int, max_worlds: int, n
     trick = None if k.trick is None else (k.trick[1], k.trick[0])
     on_my_side = k.seat == k.landlord
     wins = [0] * len(moves)
-    solver = Solver(k.landlord, node_limit, deadline)
+    solver = Solver(k.landlord, node_limit, budget.stalled)
     done = 0
     for world in worlds:
-        solver.nodes = node_limit  # the limit is per world: a world too big to solve is left out
+        limit = min(node_limit, budget.left)  # the limit is per world: a world too big to solve is left out
+        if limit <= 0:
+            break
+        solver.nodes = limit
         try:
             won = []
             for move in moves:
@@ -421,10 +502,11 @@ def endgame(k: Knowledge, rng: random.Random, max_cards: int, max_worlds: int, n
                 won.append(landlord_wins == on_my_side)
         except OutOfNodes:
             won = []
+        budget.spend(limit - max(solver.nodes, 0))
         if won:
             done += 1
             wins = [w + x for w, x in zip(wins, won, strict=True)]
-        if time.perf_counter() > deadline:
+        if budget.over():
             break
         if len(solver.memo) > 400_000:
             solver.memo.clear()
@@ -437,23 +519,25 @@ def endgame(k: Knowledge, rng: random.Random, max_cards: int, max_worlds: int, n
     if len(good) == 1:
         return good[0]
     # Among equally good moves prefer what the heuristics prefer.
+    good = calm(k, good)
     preferred = normal_lead(k) if k.trick is None else normal_follow(k)
     if preferred in good:
         return preferred
     plays = [m for m in good if m is not None]
     if not plays:
         return None
-    return max(plays, key=lambda p: (p.combo.size, -p.combo.rank))
+    return max(plays, key=lambda p: (p.combo.kind not in (BOMB, ROCKET), p.combo.size, -p.combo.rank))
 
 
 # --- hard: sampling -------------------------------------------------------------------------
 
 
 def rollout(hands: list[Counts], landlord: int, turn: int, trick: tuple[Combo, int] | None,
-            splits: list[Plan | None]) -> int:
-    """Play a world out with the fast policy for every seat; returns the seat that goes out first."""
+            splits: list[Plan | None]) -> tuple[int, int]:
+    """Play a world out with the fast policy for every seat; returns the seat that goes out first and
+    the number of moves played (the work)."""
     hands = list(hands)
-    for _ in range(200):
+    for step in range(1, 201):
         hand = hands[turn]
         split = splits[turn]
         if split is None:
@@ -475,7 +559,7 @@ def rollout(hands: list[Counts], landlord: int, turn: int, trick: tuple[Combo, i
         else:
             hand = minus(hand, move.counts)
             if not any(hand):
-                return turn
+                return turn, step
             hands[turn] = hand
             groups = list(split.groups)
             if move in groups:
@@ -485,11 +569,12 @@ def rollout(hands: list[Counts], landlord: int, turn: int, trick: tuple[Combo, i
                 splits[turn] = None
             trick = (move.combo, turn)
         turn = nxt
-    return landlord  # not reached in practice
+    return landlord, 200  # not reached in practice
 
 
-def simulate(k: Knowledge, world: tuple[Counts, Counts, Counts], move: Play | None) -> bool:
-    """Whether our side wins `world` after we make `move` and every seat then plays the fast policy."""
+def simulate(k: Knowledge, world: tuple[Counts, Counts, Counts], move: Play | None) -> tuple[bool, int]:
+    """Whether our side wins `world` after we make `move` and every seat then plays the fast policy,
+    and the moves that took (at least 1)."""
     assert k.landlord is not None
     hands = list(world)
     trick = None if k.trick is None else (k.trick[1], k.trick[0])
@@ -500,14 +585,23 @@ def simulate(k: Knowledge, world: tuple[Counts, Counts, Counts], move: Play | No
     else:
         hands[k.seat] = minus(hands[k.seat], move.counts)
         if not any(hands[k.seat]):
-            return True
+            return True, 1
         trick = (move.combo, k.seat)
-    out = rollout(hands, k.landlord, nxt, trick, [None, None, None])
-    return (out == k.landlord) == (k.seat == k.landlord)
+    out, steps = rollout(hands, k.landlord, nxt, trick, [None, None, None])
+    return (out == k.landlord) == (k.seat == k.landlord), steps
 
 
-def hard_play(k: Knowledge, rng: random.Random, budget: float, started: float) -> Play | None:
-    solved = endgame(k, rng, 18, 40, 40_000, started + budget * 0.3)
+# hard: the share of its work the exact endgame may take (the playouts get the rest), and the
+# solver's positions per world.
+HARD_ENDGAME_SHARE, HARD_WORLD_NODES = 0.4, 40_000
+NORMAL_WORLD_NODES = 8_000
+
+
+def hard_play(k: Knowledge, rng: random.Random, budget: Budget) -> Play | None:
+    exact = budget.part(HARD_ENDGAME_SHARE)
+    solved = endgame(k, rng, 18, 40, HARD_WORLD_NODES, exact)
+    budget.spend(exact.used)
+    budget.ceiling_hit |= exact.ceiling_hit
     if solved not in ("unknown", "lost"):
         return solved  # type: ignore[return-value]
     if solved == "lost":
@@ -517,8 +611,8 @@ def hard_play(k: Knowledge, rng: random.Random, budget: float, started: float) -
         finish = finishing_order(k, split)
         if finish is not None:
             return finish
-        ranked = sorted(((score_lead(k, p, split.score), p) for p in _lead_candidates(k, split)),
-                        key=lambda item: -item[0])
+        ranked = sorted(((score_lead(k, p, split.score), p) for p in calm(k, _lead_candidates(k, split))),
+                        key=lambda item: -item[0])  # type: ignore[arg-type]
     else:
         ranked = follow_scores(k)
     if len(ranked) == 1 or ranked[0][0] >= 900:
@@ -526,24 +620,27 @@ def hard_play(k: Knowledge, rng: random.Random, budget: float, started: float) -
     top = [ranked[0]] + [item for item in ranked[1:6] if item[0] >= ranked[0][0] - 15.0]
     if len(top) == 1:
         return top[0][1]
-    return race(k, [move for _, move in top], rng, started + budget * 0.6)
+    return race(k, [move for _, move in top], rng, budget)
 
 
-def race(k: Knowledge, moves: list[Play | None], rng: random.Random, deadline: float,
+def race(k: Knowledge, moves: list[Play | None], rng: random.Random, budget: Budget,
          batch: int = 12, most: int = 240) -> Play | None:
     """Play every candidate out in the same sampled worlds; drop the ones clearly behind (paired
-    comparison with the leader); stop when one is left, after `most` worlds or at the deadline.
+    comparison with the leader); stop when one is left, after `most` worlds or when the budget is
+    spent (checked after each world, so every candidate has played the same worlds).
     Ties go to the earlier candidate (the heuristics' order)."""
     alive = list(range(len(moves)))
     results: list[list[bool]] = [[] for _ in moves]
     worlds = 0
     few = _world_count(k) <= batch  # then one pass over every world says all there is to say
-    while len(alive) > 1 and worlds < most and time.perf_counter() < deadline:
+    while len(alive) > 1 and worlds < most and not budget.over():
         for world in _worlds(k, batch, rng):
             for i in alive:
-                results[i].append(simulate(k, world, moves[i]))
+                won, steps = simulate(k, world, moves[i])
+                results[i].append(won)
+                budget.spend(steps)
             worlds += 1
-            if time.perf_counter() > deadline:
+            if budget.over():
                 break
         n = min(len(results[i]) for i in alive)
         if few:
@@ -581,19 +678,21 @@ def choose(state: State, seat: int, level: str, limit: Limit, rng: random.Random
 
 def decide(seen: DdzPrivateView, level: str, limit: Limit, rng: random.Random) -> AIResult[Move]:
     """The move of the seat whose private view `seen` is."""
-    started = time.perf_counter()
-    budget = limit.seconds
+    budget = Budget(limit.work, limit.seconds)
     k = knowledge(seen)
     if k.bidding:
-        return AIResult(choose_bid(k, level, rng), AIInfo(reason="bid"))
+        return AIResult(choose_bid(k, level, rng), AIInfo(reason="bid", work=0))
     if level == "easy":
-        return AIResult(to_move(easy_play(k, rng)))
-    if level == "hard":
-        return AIResult(to_move(hard_play(k, rng, budget, started)))
-    solved = endgame(k, rng, 14, 20, 8_000, started + budget * 0.5)
-    if solved not in ("unknown", "lost"):
-        return AIResult(to_move(solved))  # type: ignore[arg-type]
-    return AIResult(to_move(normal_lead(k) if k.trick is None else normal_follow(k)))
+        move = easy_play(k, rng)
+    elif level == "hard":
+        move = hard_play(k, rng, budget)
+    else:
+        solved = endgame(k, rng, 14, 20, NORMAL_WORLD_NODES, budget)
+        move = normal_play(k) if solved in ("unknown", "lost") else solved  # type: ignore[assignment]
+    info = AIInfo(work=budget.used)
+    if budget.ceiling_hit:
+        info["reason"] = "seconds"
+    return AIResult(to_move(move), info)
 
 
 __all__ = ["Knowledge", "choose", "decide", "hand_strength", "knowledge"]

@@ -96,8 +96,11 @@ class DouDizhu(Game[State, Move]):
     seat_counts = (3,)
     options = (Option("mode", choices=(POINTS, CALL), default=POINTS, keys=("bidding",),
                       spellings={k: v for k, v in MODES.items() if k not in (POINTS, CALL)}),)  # fmt: skip
-    # Until the search counts its work, a level is bounded by its seconds (the second field).
-    levels = {"easy": Limit(1, 0.2), "normal": Limit(1, 0.5), "hard": Limit(1, 1.0)}
+    # A level is its work (solver positions and playout moves, see engines/doudizhu/ai.py), calibrated
+    # at about 90,000-115,000 units per CPU second: normal's endgames at most ~0.35 s, hard's moves at
+    # most ~0.8 s on an idle core (bench/doudizhu.py prints the rate and the CPU per move). The
+    # seconds are a ceiling for a stalled host only. Easy does not search.
+    levels = {"easy": Limit(1, 1.0), "normal": Limit(30_000, 2.0), "hard": Limit(70_000, 4.0)}
     default_level = "normal"
     # Undo is not offered: taking back a play after the others have shown their answers
     # (and the cards they still hold) would let people search for the best line with

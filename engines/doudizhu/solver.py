@@ -8,7 +8,7 @@ that wins in the most worlds.
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
 
 from engines.doudizhu.cards import Counts
 from engines.doudizhu.plan import minus
@@ -21,11 +21,18 @@ class OutOfNodes(Exception):
     pass
 
 
+def _never() -> bool:
+    return False
+
+
 class Solver:
-    def __init__(self, landlord: int, node_limit: int, deadline: float = float("inf")) -> None:
+    """`nodes`: how many more positions it may search (each new position costs one); `stop`: asked
+    every 256 positions, True ends the search at once (the caller's wall-clock safety net)."""
+
+    def __init__(self, landlord: int, node_limit: int, stop: Callable[[], bool] = _never) -> None:
         self.landlord = landlord
         self.nodes = node_limit
-        self.deadline = deadline
+        self.stop = stop
         self.memo: dict[tuple, bool] = {}
 
     def moves(self, hand: Counts, trick: Trick) -> list[Play | None]:
@@ -41,7 +48,7 @@ class Solver:
         if known is not None:
             return known
         self.nodes -= 1
-        if self.nodes < 0 or (self.nodes & 255 == 0 and time.perf_counter() > self.deadline):
+        if self.nodes < 0 or (self.nodes & 255 == 0 and self.stop()):
             raise OutOfNodes
         maximise = (turn == self.landlord)
         result = not maximise

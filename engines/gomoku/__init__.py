@@ -35,8 +35,12 @@ class Gomoku(Game[State, Point]):
         Option("rule", choices=RULES, default="freestyle",
                spellings={"gomoku": "freestyle", "无禁手": "freestyle", "标准": "standard", "连珠": "renju"}),
     )  # fmt: skip
-    # Until the search counts its work, a level is bounded by its seconds (the second field).
-    levels = {"easy": Limit(1, 0.2), "medium": Limit(1, 0.4), "hard": Limit(1, 1.0), "master": Limit(1, 3.0)}
+    # A level searches this many nodes (easy: none, it scores one ply), the same on an idle machine and a
+    # busy one; about 0.4 s (medium), 1 s (hard) and 3 s (master) on an idle core (bench.gomoku prints the
+    # rate). The seconds are only a safety net for a stalled host, ten times that (a busy host with 2 cores
+    # shared by 7 busy processes takes 3-8 times the idle time).
+    levels = {"easy": Limit(1, 2.0), "medium": Limit(12_000, 4.0), "hard": Limit(30_000, 10.0),
+              "master": Limit(90_000, 30.0)}
     default_level = "medium"
     offers = frozenset({"undo", "draw", "restart"})
     queries = ("board",)

@@ -9,15 +9,16 @@
   refute the opponent's VCF, and a check that its move leaves the opponent no
   short VCT.
 - master: deeper VCF and VCT; before the PVS it asks whether the opponent would
-  win by VCT if it moved now, and if so keeps only the moves that refute it
-  (while none is proven, it goes on into the PVS's time; still none: the moves
-  not proven to lose); the PVS then deepens until the time is up, with
-  quiescence that answers open threes.
+  win by VCT if it moved now, and if so keeps only the moves that hold out
+  longest against it (`_resist`: those that leave no VCT of 1 attacking move,
+  of 2, ... of 4, and when every move loses, those that lose deepest); the PVS
+  then deepens until its nodes are spent, with quiescence that answers open threes.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from time import perf_counter
 
@@ -38,20 +39,19 @@ class Level:
     vct_depth: int = 3  # attacking moves (0: no VCT)
     defend_vcf: bool = True  # keep only root moves that refute the opponent's VCF
     defend_vct: int = 0  # depth of the opponent-VCT check of the chosen move (0: none)
-    guard_vct: int = 0  # depth of the opponent-VCT check before PVS, which keeps only the moves refuting it
-    share_vcf: float = 0.15  # fractions of the budget for each stage
+    guard_vct: int = 0  # depth of the guard before PVS: it keeps the moves that hold out longest against a VCT
+    share_vcf: float = 0.15  # fractions of the node budget for each stage
     share_vct: float = 0.25
-    share_guard: float = 0.0
+    share_guard: float = 0.0  # the guard: nodes of one check, and of all its checks
+    share_guard_all: float = 0.0
     share_pvs: float = 0.7  # PVS stops this far into the budget when the VCT check of its move follows
-    guard_late: float = 0.0  # how far into the budget the guard may go on (in the PVS's time) while no move is safe
     qdepth: int = 4  # fours the side to move may play at a leaf
     w_self: int = 100  # evaluation weights (percent) of the mover's and the other side's potential
     w_opp: int = 100
     defend: float = 0.9  # move ordering: weight of the opponent's potential at a point
     qthree: bool = False  # quiescence answers open threes too
     lmr: bool = True  # late move reductions
-    nps: int = 0  # benchmarks only: count time in nodes searched, this many a second (no clock)
-    patient: bool = False  # deepen until the time is up (else stop when the next iteration would not finish)
+    patient: bool = False  # deepen until the budget is spent (else stop when the next iteration would not finish)
 
 
 LEVELS = {
@@ -68,7 +68,7 @@ LEVELS = {
         share_vcf=0.12,
         share_vct=0.3,
         share_guard=0.35,
-        guard_late=0.7,
+        share_guard_all=0.7,
         qthree=True,
         patient=True,
     ),
@@ -82,9 +82,10 @@ def position_of(state: State) -> Position:
     return Position(state.size, state.rule, stones)
 
 
-def choose(state: State, seat: int, level: str | Level, limit: Limit, rng: random.Random) -> AIResult[Point]:
-    """The move of `seat` (the seat to move) at `level` (a name, or a `Level` for tuning), within `limit`."""
-    start = perf_counter()
+def choose(state: State, seat: int, level: str | Level, limit: Limit, rng: random.Random,
+           clock: Callable[[], float] = perf_counter) -> AIResult[Point]:
+    """The move of `seat` (the seat to move) at `level` (a name, or a `Level` for tuning), searching
+    `limit.work` nodes at most; `limit.seconds` on `clock` is only a safety net (see search.py)."""
     pos = position_of(state)
     c = BLACK if seat == 0 else WHITE
     if not state.moves:
@@ -92,7 +93,7 @@ def choose(state: State, seat: int, level: str | Level, limit: Limit, rng: rando
     if level == "easy":
         p, info = one_ply(pos, c, rng, sloppy=True), AIInfo(work=len(pos.cand))
     else:
-        p, info = think(pos, c, LEVELS[level] if isinstance(level, str) else level, limit.seconds, start, rng)
+        p, info = think(pos, c, LEVELS[level] if isinstance(level, str) else level, limit, rng, clock)
     return AIResult(Point(*pos.geo.colrow(p)), info)
 
 
@@ -148,18 +149,26 @@ def _bad(pos: Position, c: int, q: int) -> bool:
 # --- search levels ------------------------------------------------------------------------------
 
 
-def think(pos: Position, c: int, level: Level, budget: float, start: float,
-          rng: random.Random) -> tuple[int, AIInfo]:
+def think(pos: Position, c: int, level: Level, limit: Limit, rng: random.Random,
+          clock: Callable[[], float] = perf_counter) -> tuple[int, AIInfo]:
     """The search levels' move, and how it was found: `reason` the stage that chose it (five, block, vcf,
-    vct, pvs), the PVS's depth and score, the nodes searched."""
+    vct, pvs; "seconds" if the wall-clock ceiling cut the search short), the PVS's depth and score, the
+    nodes searched."""
     info = AIInfo(work=0)
-    q = _think(pos, c, level, budget, start, info)
+    s = Searcher(pos, limit.work, level.width, level.defend, level.qdepth, level.w_self, level.w_opp, level.qthree,
+                 level.lmr)
+    s.clock = clock
+    s.ceiling = clock() + limit.seconds
+    q = _think(pos, c, level, s, info)
+    info["work"] = s.nodes
+    if s.cut:
+        info["reason"] = "seconds"
     return q, info
 
 
-def _think(pos: Position, c: int, level: Level, budget: float, start: float, info: AIInfo) -> int:
+def _think(pos: Position, c: int, level: Level, s: Searcher, info: AIInfo) -> int:
     o = 3 - c
-    end = start + budget * 0.9
+    budget = s.limit
     mine = pos.code[c]
     # Immediate: a five, a forced block.
     for q in pos.fours[c]:
@@ -170,15 +179,11 @@ def _think(pos: Position, c: int, level: Level, budget: float, start: float, inf
     if theirs:
         info["reason"] = "block"
         return theirs[0]
-    s = Searcher(pos, end, level.width, level.defend, level.qdepth, level.w_self, level.w_opp, level.qthree, level.lmr)
-    if level.nps:
-        s.clock = lambda: start + s.nodes / level.nps
-    clock = s.clock
     base = len(pos.moves)
 
     def run(f, share, *args):
-        """f(*args) within `share` of the budget (and the overall end); None when time runs out."""
-        s.deadline = min(end, clock() + budget * share) if share else end
+        """f(*args) within `share` of the budget; None when the nodes run out."""
+        s.stage(budget * share if share else budget)
         made = len(pos.moves)
         try:
             return f(*args)
@@ -190,33 +195,28 @@ def _think(pos: Position, c: int, level: Level, budget: float, start: float, inf
     q = run(s.vcf, level.share_vcf, c, level.vcf_depth)
     if q is not None:
         info["reason"] = "vcf"
-        info["work"] = s.nodes
         return q
     root = s.moves(c, 0, 0, level.root_width)
     if level.defend_vcf:
-        root = _refutations(pos, c, s, root, lambda: s.vcf(o, level.vcf_depth), budget * 0.05, budget * 0.03, end)
+        root = _refutations(pos, c, s, root, lambda: s.vcf(o, level.vcf_depth), budget * 0.05, budget * 0.03,
+                            budget)
     if level.vct_depth:
         q = run(s.vct_deepening, level.share_vct, c, level.vct_depth)
         if q is not None and not _bad(pos, c, q):
             info["reason"] = "vct"
-            info["work"] = s.nodes
             return q
     if level.guard_vct:
-        stop = min(end, clock() + budget * level.share_guard)
-        threat = lambda: s.vct_deepening(o, level.guard_vct)  # noqa: E731
-        overtime = max(0.0, start + budget * level.guard_late - stop)
-        each = budget * level.share_guard / 4
-        root = _refutations(pos, c, s, root, threat, stop - clock(), each, stop, overtime)
+        root = _resist(pos, c, s, root, level.guard_vct, budget * level.share_guard,
+                       budget * level.share_guard_all)
     info["reason"] = "pvs"
-    info["work"] = s.nodes
     if len(root) == 1:
         return root[0]
     checking = bool(level.defend_vct)
-    s.deadline = start + budget * level.share_pvs if checking else end
+    s.stop = min(s.limit, int(budget * level.share_pvs)) if checking else s.limit
     best, value, scores = root[0], 0, {}
     for depth in range(1, level.max_depth + 1):
         scores = {}
-        began = clock()
+        began = s.nodes
         try:
             best, value = s.root(c, root, depth, scores)
         except Timeout:
@@ -230,31 +230,30 @@ def _think(pos: Position, c: int, level: Level, budget: float, start: float, inf
             break
         info["depth"] = depth
         root.sort(key=lambda q: -scores.get(q, -10 * MATE))
-        # the next iteration takes a few times longer than this one: start it only if it can finish
         if value > MATE or value < -MATE:
             break
-        if not level.patient and clock() + 2.5 * (clock() - began) > s.deadline:
+        # the next iteration takes a few times more nodes than this one: start it only if it can finish
+        if not level.patient and s.nodes + 2.5 * (s.nodes - began) > s.stop:
             break
     info["score"] = value
-    info["work"] = s.nodes
     if checking and value < MATE:  # when lost, too: a move the opponent's VCT cannot see through may save it
-        best = _check_vct(pos, c, s, [best] + [q for q in root if q != best], level, end)
+        best = _check_vct(pos, c, s, [best] + [q for q in root if q != best], level)
     return best
 
 
-def _check_vct(pos: Position, c: int, s: Searcher, order: list[int], level: Level, end: float) -> int:
-    """The first move in `order` after which the opponent has no VCT (as far as time allows to see)."""
+def _check_vct(pos: Position, c: int, s: Searcher, order: list[int], level: Level) -> int:
+    """The first move in `order` after which the opponent has no VCT (as far as the budget allows to see)."""
     o = 3 - c
     for q in order[:6]:
-        left = end - s.clock()
-        if left < 0.02:
+        left = s.limit - s.nodes
+        if left < s.limit // 50:
             break
         made = len(pos.moves)
         pos.make(q, c)
         blocks = pos.five_near(c, q)
         if len(blocks) == 1:  # a four only delays: after the forced block the threat must be gone
             pos.make(blocks[0], o)
-        s.deadline = s.clock() + left / 2
+        s.stage(left / 2)
         try:
             lost = len(blocks) < 2 and s.vct_deepening(o, level.defend_vct) is not None
         except Timeout:
@@ -267,14 +266,11 @@ def _check_vct(pos: Position, c: int, s: Searcher, order: list[int], level: Leve
 
 
 def _refutations(pos: Position, c: int, s: Searcher, root: list[int], threat, first: float, each: float,
-                 stop: float, overtime: float = 0.0) -> list[int]:
-    """If `threat()` finds the opponent a forced win were it to move now, the moves after which it finds none.
-
-    Tried in order, each check within `each` seconds, until `stop`: the usual candidates, then every point of
-    the opponent's threats and of one's own. No threat, or no safe move: `root` as it is, except that with
-    `overtime` (master's guard) the checks go on for that many seconds more, each given twice as long, and
-    without a safe move then the moves not proven to lose (the checks that ran out of time, and those never
-    reached) are kept, if any."""
+                 stop: float) -> list[int]:
+    """If `threat()` (within `first` nodes) finds the opponent a forced win were it to move now, the moves
+    after which it finds none: tried in order, each check within `each` nodes, until the count of nodes
+    reaches `stop`: the usual candidates, then every point of the opponent's threats and of one's own.
+    No threat, or no move proven safe: `root` as it is."""
     o = 3 - c
     base = len(pos.moves)
 
@@ -287,29 +283,15 @@ def _refutations(pos: Position, c: int, s: Searcher, root: list[int], threat, fi
             while len(pos.moves) > base:
                 pos.unmake()
 
-    s.deadline = min(stop, s.clock() + first)
+    s.stop = min(s.limit, int(stop), s.nodes + max(1, int(first)))
     if not holds():
         return root
     pool = [q for q in dict.fromkeys(root + sorted(pos.fours[o] | pos.threes[o] | pos.fours[c] | pos.threes[c]))
             if not pos.cells[q] and not _bad(pos, c, q)]
-    safe, unproven, rest = _prove(pos, c, s, pool, holds, each, stop)
-    if not overtime:
-        return safe or root
-    if not safe and (unproven or rest):  # a critical move: the unproven moves again, twice as long, then the rest
-        safe, unproven, rest = _prove(pos, c, s, unproven + rest, holds, each * 2, stop + overtime)
-    return safe or unproven + rest or root
-
-
-def _prove(pos: Position, c: int, s: Searcher, pool: list[int], holds, each: float,
-           stop: float) -> tuple[list[int], list[int], list[int]]:
-    """Checks the moves of `pool` in order until `stop`: the moves proven safe, those whose check ran out of
-    time, and those not checked."""
-    o = 3 - c
     safe: list[int] = []
-    unproven: list[int] = []
-    for i, q in enumerate(pool):
-        if s.clock() >= stop:
-            return safe, unproven, pool[i:]
+    for q in pool:
+        if s.nodes >= min(stop, s.limit):
+            break
         pos.make(q, c)
         blocks = pos.five_near(c, q)
         if len(blocks) > 1:  # two five points: the opponent cannot stop both
@@ -318,10 +300,63 @@ def _prove(pos: Position, c: int, s: Searcher, pool: list[int], holds, each: flo
             continue
         if blocks:  # c's four: the opponent blocks first, then may still have the win
             pos.make(blocks[0], o)
-        s.deadline = min(stop, s.clock() + each)
-        verdict = holds()
-        if verdict is False:
+        s.stop = min(s.limit, int(stop), s.nodes + max(1, int(each)))
+        if holds() is False:
             safe.append(q)
-        elif verdict is None:
-            unproven.append(q)
-    return safe, unproven, []
+    return safe or root
+
+
+def _resist(pos: Position, c: int, s: Searcher, root: list[int], depth: int, each: float, most: float) -> list[int]:
+    """Master's guard. If the opponent would win by VCT (of at most `depth` attacking moves) were it to move
+    now, the moves that hold out longest against it: every candidate (the usual ones, then every point of
+    the opponent's threats and of one's own) is checked for an opponent VCT of 1 attacking move, the
+    survivors for one of 2, and so on, each check within `each` nodes and all within `most`. At each depth
+    the moves proven to leave no VCT go on (failing those, the moves whose check ran out of nodes); it
+    stops at `depth`, when one move is left, or when every move loses at some depth: then the moves that
+    survived the depth before are the ones kept, as they are the hardest to refute."""
+    o = 3 - c
+    base = len(pos.moves)
+    stop = min(s.limit, s.nodes + int(most))
+
+    def check(f, *args):
+        s.stop = min(s.limit, stop, s.nodes + max(1, int(each)))
+        try:
+            return f(*args) is not None
+        except Timeout:
+            return None
+        finally:
+            while len(pos.moves) > base:
+                pos.unmake()
+
+    if not check(s.vct_deepening, o, depth):
+        return root
+    alive = [q for q in dict.fromkeys(root + sorted(pos.fours[o] | pos.threes[o] | pos.fours[c] | pos.threes[c]))
+             if not pos.cells[q] and not _bad(pos, c, q)]
+    for d in range(1, depth + 1):
+        safe: list[int] = []
+        unproven: list[int] = []
+        rest: list[int] = []
+        for i, q in enumerate(alive):
+            if s.nodes >= min(stop, s.limit):
+                rest = alive[i:]
+                break
+            pos.make(q, c)
+            blocks = pos.five_near(c, q)
+            if len(blocks) > 1:  # two five points: the opponent cannot stop both
+                pos.unmake()
+                safe.append(q)
+                continue
+            if blocks:  # c's four: the opponent blocks first, then may still have the win
+                pos.make(blocks[0], o)
+            lost = check(s.vct, o, d)
+            if lost is False:
+                safe.append(q)
+            elif lost is None:
+                unproven.append(q)
+        survivors = safe or unproven + rest
+        if not survivors:
+            break
+        alive = survivors
+        if len(alive) == 1 or s.nodes >= min(stop, s.limit):
+            break
+    return alive

@@ -12,7 +12,9 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import replace
+from time import perf_counter
 
 from engines.base import AIInfo, AIResult, Limit
 from engines.gomoku.ai import LEVELS, Level, choose, one_ply, position_of
@@ -40,8 +42,9 @@ def oneply(state: State, seat: int, rng: random.Random) -> AIResult[Point]:
     return AIResult(Point(*pos.geo.colrow(p)), AIInfo(work=len(pos.cand)))
 
 
-def move(state: State, seat: int, name: str, limit: Limit, rng: random.Random) -> AIResult[Point]:
+def move(state: State, seat: int, name: str, limit: Limit, rng: random.Random,
+         clock: Callable[[], float] = perf_counter) -> AIResult[Point]:
     """The move of the player `name`: "oneply", a level ("hard"), or a tuned level ("hard:width=12")."""
     if name == "oneply":
         return oneply(state, seat, rng)
-    return choose(state, seat, tuned(name) if ":" in name else name, limit, rng)
+    return choose(state, seat, tuned(name) if ":" in name else name, limit, rng, clock)

@@ -5,7 +5,10 @@ instead of being recomputed:
 
 - `keys[p * 4 + d]`: the 16-bit neighbourhood key of point p along direction d
   (see patterns.py); placing a stone changes the keys of the (at most) 32
-  points within four steps along the four lines through it.
+  points within four steps along the four lines through it. Only the keys of
+  empty points are kept: a taken point's keys and patterns stay as they were
+  when its stone came, which is what they are again when it goes (make and
+  unmake are last-in first-out, so every stone placed after it is gone by then).
 - `pat[c][p * 4 + d]`: the class bit of colour c at p along d, looked up from
   the key; `code[c][p]` their sum over the four directions.
 - `total[c]`: the sum of `VALUE[code]` over the empty points (the static
@@ -50,8 +53,10 @@ class _Static:
         for p in geo.points:
             on_board[p] = True
         # For each point p and colour c: (q * 4 + d, q, key delta) of every board point q within four
-        # steps of p along direction d; p sits at offset -k of q when q = p + k * step.
+        # steps of p along direction d; p sits at offset -k of q when q = p + k * step. `update` for a
+        # stone coming, `downdate` (the deltas negated) for it going.
         self.update: list[list[list[tuple[int, int, int]]]] = [[[] for _ in range(n)] for _ in range(3)]
+        self.downdate: list[list[list[tuple[int, int, int]]]] = [[[] for _ in range(n)] for _ in range(3)]
         # The same points as (q, d) grouped by direction, for finding a four's five point.
         self.line: list[list[int]] = [[] for _ in range(n)]
         for p in geo.points:
@@ -62,6 +67,7 @@ class _Static:
                         shift = 2 * SLOT[-k]
                         for c in (BLACK, WHITE):
                             self.update[c][p].append((q * 4 + d, q, c << shift))
+                            self.downdate[c][p].append((q * 4 + d, q, -(c << shift)))
                         self.line[p].append(q)
         # The 5x5 square around each point (without it), on the board.
         self.square: list[list[int]] = [[] for _ in range(n)]
@@ -141,35 +147,52 @@ class Position:
         self.cells[p] = c
         self.moves.append(p)
         self.hash ^= self.st.zobrist[c][p]
-        # p is taken: its own patterns stop counting until it is empty again.
-        for side in (BLACK, WHITE):
-            self.total[side] -= VALUE[self.code[side][p]]
-            self.fours[side].discard(p)
-            self.threes[side].discard(p)
-        self._relines(p, c, 1)
+        # p is taken: its own patterns stop counting until it is empty again (a point below an open
+        # three is in neither threat set).
+        total = self.total
+        code = self.code[1][p]
+        total[1] -= VALUE[code]
+        if code >= BIT_F3:
+            self.fours[1].discard(p)
+            self.threes[1].discard(p)
+        code = self.code[2][p]
+        total[2] -= VALUE[code]
+        if code >= BIT_F3:
+            self.fours[2].discard(p)
+            self.threes[2].discard(p)
+        self._relines(self.st.update[c][p])
         near = self.near
+        cells = self.cells
         cand = self.cand
         cand.discard(p)
         for q in self.st.square[p]:
-            n = near[q] + 1
-            near[q] = n
-            if n == 1 and not self.cells[q]:
-                cand.add(q)
+            if near[q]:
+                near[q] += 1
+            else:
+                near[q] = 1
+                if not cells[q]:
+                    cand.add(q)
 
     def unmake(self) -> None:
         p = self.moves.pop()
         c = self.cells[p]
         self.cells[p] = EMPTY
         self.hash ^= self.st.zobrist[c][p]
-        self._relines(p, c, -1)
+        self._relines(self.st.downdate[c][p])
         # p is empty again: its own patterns are as they were when it was played.
-        for side in (BLACK, WHITE):
-            code = self.code[side][p]
-            self.total[side] += VALUE[code]
+        total = self.total
+        code = self.code[1][p]
+        total[1] += VALUE[code]
+        if code >= BIT_F3:
+            self.threes[1].add(p)
             if code >= BIT_B4:
-                self.fours[side].add(p)
-            if code >= BIT_F3:
-                self.threes[side].add(p)
+                self.fours[1].add(p)
+        code = self.code[2][p]
+        total[2] += VALUE[code]
+        if code >= BIT_F3:
+            self.threes[2].add(p)
+            if code >= BIT_B4:
+                self.fours[2].add(p)
         near = self.near
         cand = self.cand
         for q in self.st.square[p]:
@@ -179,9 +202,9 @@ class Position:
         if near[p]:
             cand.add(p)
 
-    def _relines(self, p: int, c: int, sign: int) -> None:
-        """Rescore the empty points on the lines through p after c's stone came (sign 1) or went (-1).
-        The hottest loop of the search: both colours are written out, not looped over."""
+    def _relines(self, update: list[tuple[int, int, int]]) -> None:
+        """Rescore the empty points on the lines through a point after a stone came or went (`update`: the
+        key changes it makes). The hottest loop of the search: both colours are written out, not looped over."""
         cells = self.cells
         keys = self.keys
         tb, tw = self.table[1], self.table[2]
@@ -192,11 +215,11 @@ class Position:
         value = VALUE
         b4, f3 = BIT_B4, BIT_F3
         sb, sw = self.total[1], self.total[2]
-        for qd, q, delta in self.st.update[c][p]:
-            key = keys[qd] + sign * delta
-            keys[qd] = key
+        for qd, q, delta in update:
             if cells[q]:
                 continue
+            key = keys[qd] + delta
+            keys[qd] = key
             new = tb[key]
             old = pb[qd]
             if new != old:

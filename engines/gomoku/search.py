@@ -13,11 +13,16 @@
   quiet nodes, and a leaf evaluation that scores a four-three or a live three
   of the side to move against no four of the other side as a win.
 
-Everything stops at `deadline` (of `clock`, time.perf_counter) by raising `Timeout`.
+Work is counted in nodes (`nodes`, one per call of a search function). Everything stops by
+raising `Timeout` when `nodes` reaches `stop` (the current stage's end, never past `limit`, the
+move's whole budget), so the same position searched with the same budget gives the same result on
+an idle machine and a busy one. `ceiling` is a wall-clock safety net on `clock`: a search that
+passes it (a stalled host, never an idle core at the level's budget) sets `cut` and stops for good.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from time import perf_counter
 
 from engines.gomoku.board import BLACK
@@ -38,7 +43,7 @@ class Searcher:
     def __init__(
         self,
         pos: Position,
-        deadline: float,
+        limit: int = 1 << 62,
         width: int = 12,
         defend: float = 0.9,
         qdepth: int = 4,
@@ -48,8 +53,11 @@ class Searcher:
         lmr: bool = True,
     ) -> None:
         self.pos = pos
-        self.deadline = deadline
-        self.clock = perf_counter
+        self.limit = limit  # nodes: the whole budget
+        self.stop = limit  # nodes: the end of the current stage
+        self.clock: Callable[[], float] = perf_counter
+        self.ceiling = float("inf")  # on `clock`: the safety net
+        self.cut = False  # the ceiling was reached
         self.width = width
         self.defend = defend
         self.qdepth = qdepth  # fours the side to move may still play at a leaf
@@ -60,7 +68,9 @@ class Searcher:
         self.nodes = 0
         self.tt: dict[int, tuple[int, int, int, int]] = {}
         self.vcf_memo: dict[int, int] = {}
-        self.vct_memo: dict[int, int] = {}
+        self.vct_memo: dict[int, int] = {}  # no win within this depth (attacker or defender to move)
+        self.vct_won: dict[int, tuple[int, int]] = {}  # attacker to move: (depth, first move) of a win
+        self.vct_lost: dict[int, int] = {}  # defender to move: every defence loses within this depth
         n = pos.geo.length
         self.history = [0] * n
         self.killers: list[list[int]] = [[0, 0] for _ in range(64)]
@@ -68,8 +78,17 @@ class Searcher:
 
     def tick(self) -> None:
         self.nodes += 1
-        if not self.nodes & 127 and self.clock() > self.deadline:
+        if self.nodes >= self.stop:
             raise Timeout
+        if not self.nodes & 1023 and self.clock() > self.ceiling:
+            self.cut = True
+            self.limit = self.stop = self.nodes
+            raise Timeout
+
+    def stage(self, nodes: float) -> int:
+        """Let the next stage search `nodes` more nodes (within the whole budget); returns its end."""
+        self.stop = min(self.limit, self.nodes + max(1, int(nodes)))
+        return self.stop
 
     # --- helpers -----------------------------------------------------------------------
     def forbidden(self, c: int, p: int) -> bool:
@@ -187,6 +206,9 @@ class Searcher:
         key = pos.hash ^ self.side_key[c]
         if self.vct_memo.get(key, -1) >= depth:
             return None
+        won = self.vct_won.get(key)
+        if won is not None and won[0] <= depth:  # the same position reached by another order of moves
+            return won[1]
         oc = pos.code[o]
         moves = sorted(
             pos.fours[c] | pos.threes[c],
@@ -199,6 +221,7 @@ class Searcher:
             won = self._vct_defend(o, depth - 1)
             pos.unmake()
             if won:
+                self.vct_won[key] = (depth, q)
                 return q
         self.vct_memo[key] = depth
         return None
@@ -232,6 +255,8 @@ class Searcher:
         key = pos.hash ^ self.side_key[o] ^ 0x77
         if self.vct_memo.get(key, -1) >= depth:
             return False
+        if self.vct_lost.get(key, depth + 1) <= depth:
+            return True
         for r in replies:
             if self.forbidden(o, r):
                 continue
@@ -241,6 +266,7 @@ class Searcher:
             if not won:
                 self.vct_memo[key] = depth
                 return False
+        self.vct_lost[key] = depth
         return True
 
     # --- the main search ---------------------------------------------------------------

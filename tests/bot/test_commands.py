@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from bot.commands import MAX_TEXT, Command, ParseError
 from bot.table import parse
 from engines.base import msg
+from tests.hostile import hostile_text
 
 GAMES = {"nim": "nim", "gomoku": "gomoku", "ddz": "doudizhu", "doudizhu": "doudizhu"}
 
@@ -47,7 +48,7 @@ def test_garbage_is_a_parse_error_with_a_reason() -> None:
     assert isinstance(parse("/move " + "1 " * 100, GAMES), ParseError)
 
 
-@given(st.text(max_size=300))
+@given(st.one_of(st.text(max_size=300), hostile_text(80)))
 def test_arbitrary_text_never_breaks_the_parser(text: str) -> None:
     result = parse(text, GAMES)
     assert result is None or isinstance(result, Command | ParseError)

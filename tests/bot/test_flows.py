@@ -9,7 +9,7 @@ import pytest
 
 import engines
 from bot.host import replay
-from bot.model import User
+from bot.model import NotSecret, Private, User
 from tests.conftest import ALICE, BOB, BOTH, CAROL, Clock, Table, close_table, open_table, person
 from tests.postgres import scalar
 from tests.relay import install as install_relay
@@ -223,7 +223,8 @@ async def test_stale_and_foreign_buttons_are_refused(table: Table) -> None:
     await table.say(BOB, "/decline")
     await table.say(ALICE, "/undo")  # a new offer: the old Agree button must not answer it
     stale = await table.press(BOB, agree.id)
-    assert stale[0].text == "That button is out of date; use the latest message." and stale[0].ephemeral
+    assert stale[0].text == "That button is out of date; use the latest message."
+    assert isinstance(stale[0].audience, NotSecret)
     assert "not one of mine" in (await table.press(BOB, "garbage"))[0].text
     session = await table.session()
     assert "out of date" in (await table.press(BOB, f"{session.id + 5}.*.join"))[0].text
@@ -323,7 +324,7 @@ async def test_help_rules_board_record(table: Table) -> None:
 async def test_hints_can_be_switched_off(table: Table) -> None:
     await nim_game(table, "1 2")
     hint = await table.say(ALICE, "/hint")
-    assert hint[0].text == "Hint: 2 1" and hint[0].ephemeral
+    assert hint[0].text == "Hint: 2 1" and hint[0].audience == Private(ALICE.id)
     assert "not your turn" in await table.text(BOB, "/hint")
     assert "Only a moderator" in await table.text(ALICE, "/hints off")
     await table.say(person("mod", moderator=True), "/hints off")

@@ -35,14 +35,16 @@ async def test_no_channel_reply_ever_carries_a_players_cards(tmp_path: Path) -> 
         for reply in replies:
             shown = json.loads(reply.image) if reply.image else None
             words = reply.text + "\n" + (reply.text_board or "") + " ".join(b.label + b.command for b in reply.buttons)
-            if reply.to is None:
+            if not reply.private:
                 channel_replies += 1
                 assert shown is None or (shown["viewer"] is None and "hand" not in shown["view"])
                 assert "hand:" not in words and not any(hand in words for hand in hands.values())
             else:
                 private_replies += 1
-                seat = PEOPLE.index(next(p for p in PEOPLE if p.id == reply.to))
-                assert shown is not None and shown["viewer"] == seat and shown["view"]["seat"] == seat
+                seat = PEOPLE.index(next(p for p in PEOPLE if p.id == reply.reader))
+                if reply.session is not None:  # a hand (hints and refusals are private too: text only)
+                    assert shown is not None and shown["viewer"] == seat and shown["view"]["seat"] == seat
+                assert not any(hand in words for p, hand in hands.items() if p != reply.reader)
 
     try:
         for number in range(12):

@@ -90,7 +90,7 @@ async def test_public_pictures_show_nothing_hidden_and_private_ones_their_owners
         session = await table.store.latest(table.channel)
         state = game.from_json(session.state)
         for reply in pictures:
-            owner = None if reply.to is None else next(s.seat for s in session.seats if s.user_id == reply.to)
+            owner = None if reply.reader is None else next(s.seat for s in session.seats if s.user_id == reply.reader)
             check_drawn(json.loads(reply.image), state, owner, rng)
             public, private = public + (owner is None), private + (owner is not None)
 

@@ -14,7 +14,7 @@ import pytest
 
 from bot.clean import NAME_MAX, QUOTE_MAX
 from bot.commands import MAX_TEXT
-from bot.model import User
+from bot.model import Private, User
 from tests.conftest import ALICE, BOB, Clock, Table, close_table, open_table
 
 BREAKING = "\n\r\x1c\x1d\x1e\x85\u2028\u2029\x00\x7f\ud800"
@@ -132,7 +132,7 @@ async def test_no_render_failure_costs_a_reply(tmp_path: Path, caplog) -> None:
             begun = await table.say(ALICE, "/ddz solo")
             moved = await table.say(ALICE, "/hand")
         assert begun[0].image is None and "Dou Dizhu (斗地主) begins" in begun[0].text
-        assert [r.to for r in begun[1:]] == [ALICE.id] and begun[1].text_board is None and begun[1].text
+        assert [r.audience for r in begun[1:]] == [Private(ALICE.id)] and begun[1].text_board is None and begun[1].text
         assert moved[0].image is None and moved[0].text
         assert caplog.text.count("drawing doudizhu failed") >= 3
     finally:

@@ -14,7 +14,7 @@ from bot.ai import AIRunner
 from bot.commands import Command, ParseError
 from bot.config import load
 from bot.host import Host
-from bot.model import Event, Reply, User
+from bot.model import EVERYONE, Event, NotSecret, Private, Reply, User
 from bot.storage.sqlite import SQLiteStorage as Store
 from bot.table import ACTION_WORDS, COMMAND_WORDS, GAME_ACTIONS, HOST_COMMANDS, WORDS, parse
 from render.base import RenderContext
@@ -35,7 +35,7 @@ async def test_a_channel_takes_the_language_of_its_first_command(table: Table) -
     english = await table.host.handle(Event(table.channel, BOB, "/join", locale="en-US"))
     assert "拈 开始：Alice 对 Bob。" in said(english)  # public: the channel's language
     refused = await table.host.handle(Event(table.channel, BOB, "/take 1 1", locale="en-US"))
-    assert [(r.text, r.ephemeral, r.language) for r in refused] == [("It is Alice's turn.", True, "en")]
+    assert [(r.text, r.audience, r.language) for r in refused] == [("It is Alice's turn.", NotSecret(BOB.id), "en")]
     assert (await table.host.translator(table.channel)).language == "zh"
     other = "console:elsewhere"  # no locale at all: the host's language
     assert "Bob opened a table for Nim." in said(await table.host.handle(Event(other, BOB, "/nim start")))
@@ -59,7 +59,7 @@ async def test_lang_switches_the_channel_and_is_remembered(tmp_path: Path) -> No
         assert said(await host.handle(Event(channel, ALICE, "/lang 中文"))).startswith("本频道的消息和图片现在使用中文")
         await host.handle(Event(channel, ALICE, "/nim start 2 2"))
         refused = await host.handle(Event(channel, BOB, "/lang en"))
-        assert said(refused) == "对局进行中只有管理员能改语言。" and refused[0].ephemeral
+        assert said(refused) == "对局进行中只有管理员能改语言。" and refused[0].audience == NotSecret(BOB.id)
         await host.handle(Event(channel, BOB, "/join"))
         assert said(await host.handle(Event(channel, MOD, "/lang en"))).startswith("This channel's messages")
         assert "Alice took 1 stone from heap 1." in said(await host.handle(Event(channel, ALICE, "/take 1 1")))
@@ -95,8 +95,8 @@ async def test_hidden_hands_go_to_each_person_in_their_language(tmp_path: Path) 
         await host.handle(Event(channel, BOB, "/join", locale="en-GB"))
         begun = await host.handle(Event(channel, CAROL, "/join", locale="zh-TW"))
         board, *hands = begun
-        assert board.to is None and board.language == "zh" and json.loads(board.image)["language"] == "zh"
-        languages = {r.to: (r.language, json.loads(r.image)["language"], r.text.split("，")[-1]) for r in hands}
+        assert board.audience == EVERYONE and board.language == "zh" and json.loads(board.image)["language"] == "zh"
+        languages = {r.reader: (r.language, json.loads(r.image)["language"], r.text.split("，")[-1]) for r in hands}
         assert languages == {ALICE.id: ("zh", "zh", "这是你的手牌（只有你看得到）。"),
                              BOB.id: ("en", "en", "Your hand, Bob (only you see this)."),
                              CAROL.id: ("zh", "zh", "这是你的手牌（只有你看得到）。")}  # fmt: skip
@@ -109,7 +109,7 @@ async def test_hidden_hands_go_to_each_person_in_their_language(tmp_path: Path) 
     host = Host(store, AIRunner(0), clock=Clock(), draw=draw_as_data)
     try:
         mine = await host.handle(Event(channel, BOB, "/hand"))  # no locale now: the one he came with
-        assert [(r.language, r.to) for r in mine] == [("en", BOB.id)]
+        assert [(r.language, r.audience) for r in mine] == [("en", Private(BOB.id))]
     finally:
         await host.stop()
         host.ai.close()

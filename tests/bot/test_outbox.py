@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.model import Reply
-from bot.outbox import decode, encode
+from bot.model import EVERYONE, Reply
+from bot.outbox import decode, encode, public
 from bot.session import Change, Notice
 from bot.storage import Storage, open_storage
 from tests.bot.test_storage_contract import NOW, a_session
@@ -53,10 +53,11 @@ async def test_a_row_written_with_a_commit_is_held_by_its_committer_until_it_let
     assert await store.outbox_claim(NOW, "B", 60) == []  # A is building and sending it
     [mine] = await store.outbox_claim(NOW, "A", 60)  # A's own: its lease renewed
     assert (mine.key, mine.channel, mine.replies, mine.sent, mine.attempts) == ("k1", "c:1", None, [], 0)
-    await store.outbox_hold("k1", encode([Reply("board")]), [{"ids": ["7"], "done": False}], 1, NOW + 10)
+    board = Reply("board", audience=EVERYONE)
+    await store.outbox_hold("k1", encode([board]), [{"ids": ["7"], "done": False}], 1, NOW + 10)
     assert await store.outbox_claim(NOW, "B", 60) == []  # refused: not again before it is due
     [held] = await store.outbox_claim(NOW + 10, "B", 60)  # let go by A: anyone's once due
-    assert decode(held.replies or "") == [Reply("board")] and held.sent == [{"ids": ["7"], "done": False}]
+    assert decode(held.replies or "") == [board] and held.sent == [{"ids": ["7"], "done": False}]
     assert held.attempts == 1 and held.lease_owner == "B"
     await store.outbox_done(["k1"])
     assert await store.outbox_backlog() == 0
@@ -77,9 +78,9 @@ async def test_a_channels_rows_go_in_the_order_of_its_commits(store: Storage) ->
     await owed(store, "k1", "c:1")
     await owed(store, "k2", "c:1")
     await owed(store, "k3", "c:2")
-    await store.outbox_hold("k1", encode([Reply("first")]), [], 1, NOW + 30)  # refused: waits 30 s
-    await store.outbox_hold("k2", encode([Reply("second")]), [], 0, NOW)
-    await store.outbox_hold("k3", encode([Reply("elsewhere")]), [], 0, NOW)
+    await store.outbox_hold("k1", encode([Reply("first", audience=EVERYONE)]), [], 1, NOW + 30)  # refused: waits 30 s
+    await store.outbox_hold("k2", encode([Reply("second", audience=EVERYONE)]), [], 0, NOW)
+    await store.outbox_hold("k3", encode([Reply("elsewhere", audience=EVERYONE)]), [], 0, NOW)
     assert [o.key for o in await store.outbox_claim(NOW, "B", 60)] == ["k3"]  # k2 waits behind k1
     assert [o.key for o in await store.outbox_claim(NOW + 30, "C", 60)] == ["k1", "k2"]  # (k3 is B's)
     assert await store.outbox_claim(NOW + 30, "D", 60) == []
@@ -171,7 +172,7 @@ async def test_a_board_the_platform_refused_is_shown_once_later(database: Path |
         assert [r.board for r in platform.shown] == [False, True]  # the lobby, then the board
         platform.refusals = 3
         answer = await table.say(ALICE, "/take 1 2")  # committed, then refused
-        assert [r.text for r in answer if r.ephemeral] == []  # nobody is told it failed: it did not
+        assert [r.text for r in answer if not public(r)] == []  # nobody is told it failed: it did not
         assert (await table.session()).state["heaps"] == [1, 4]
         assert await table.host.outbox.backlog() == 1 and len(platform.shown) == 2
         await tried_until_shown(table, platform, 3)
@@ -216,7 +217,8 @@ async def test_a_retry_skips_the_replies_already_shown(database: Path | str, clo
     try:
         async with outbox.collect():
             await table.host.core.commit(await table.store.create(a_session("console:test")))
-            assert await outbox.settle("console:test", [Reply("one"), Reply("two")])
+            both = [Reply("one", audience=EVERYONE), Reply("two", audience=EVERYONE)]
+            assert await outbox.settle("console:test", both)
         assert [r.text for r in platform.shown] == ["one"] and refused
         await tried_until_shown(table, platform, 2)
         assert [r.text for r in platform.shown] == ["one", "two"]  # "one" not again

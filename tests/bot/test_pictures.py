@@ -11,6 +11,7 @@ import pytest
 import render.nim
 from bot import replies
 from bot.i18n import Translator
+from bot.model import EVERYONE
 from bot.pictures import Pictures
 from engines.nim import Nim
 from render.base import RenderContext
@@ -62,11 +63,12 @@ async def test_a_picture_the_worker_cannot_draw_gives_the_text_board(tmp_path: P
         view = nim.view(nim.new_state({"heaps": [3, 4, 5], "max": None, "misere": False}, 2, 1), None)
         tr = Translator("en")
         names_it_cannot_draw = RenderContext((None, None), 0, None, tr)  # type: ignore[arg-type]
-        reply = await replies.drawn(table.host.core, nim, view, names_it_cannot_draw, tr, "alice's move")
+        reply = await replies.drawn(table.host.core, nim, view, names_it_cannot_draw, tr, "alice's move",
+                                    audience=EVERYONE)  # fmt: skip
         assert reply.image is None
         assert reply.text.startswith("alice's move\n") and " 3 | ●●●●●" in reply.text, reply.text
         good = RenderContext(("alice", "bob"), 0, None, tr)
-        assert (await replies.drawn(table.host.core, nim, view, good, tr, "")).image.startswith(PNG)
+        assert (await replies.drawn(table.host.core, nim, view, good, tr, "", audience=EVERYONE)).image.startswith(PNG)
     finally:
         await close_table(table)
         pictures.close()

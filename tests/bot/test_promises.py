@@ -93,7 +93,9 @@ async def test_two_hosts_on_one_database_apply_a_move_once(database: Path | str)
 
 
 async def test_the_ai_thinks_in_another_process() -> None:
-    """A thread would spend its CPU in this process; a worker process spends it elsewhere."""
+    """A thread would spend its CPU in this process; a worker process spends it elsewhere. The
+    searches go on until they have spent enough CPU between them (not for a while on the wall
+    clock: a busy machine gives a search less CPU in the same time), so the test asks no spare CPU."""
     gomoku = engines.get("gomoku")
     state = gomoku.new_state({}, 2, 1)
     for point in ("h8", "h9", "i8", "g8", "j9"):
@@ -102,10 +104,14 @@ async def test_the_ai_thinks_in_another_process() -> None:
     ai = AIRunner(1)
     try:
         await ai.warm_up()
-        mine = time.process_time()
-        text, info = await ai.move("gomoku", gomoku.to_json(state), gomoku.to_move(state), "hard", 7)
+        mine, theirs = time.process_time(), 0.0
+        for seed in range(200):
+            text, info = await ai.move("gomoku", gomoku.to_json(state), gomoku.to_move(state), "hard", seed)
+            assert text
+            theirs += info["cpu"]
+            if theirs >= 0.2:  # the searches really worked
+                break
         spent_here = time.process_time() - mine
-        assert text and info["cpu"] > 0.2, info  # the search really worked
-        assert spent_here < info["cpu"] / 4, (spent_here, info["cpu"])
+        assert theirs >= 0.2 and spent_here < theirs / 4, (spent_here, theirs)
     finally:
         ai.close()

@@ -13,7 +13,7 @@ import pytest
 
 from bot import ladder, links, play, ratings
 from bot.main import main
-from bot.model import Event, User
+from bot.model import Event, NotSecret, Private, User
 from bot.session import Change, Seat, Session, SessionStatus
 from bot.storage import open_storage
 from engines.base import Outcome, msg
@@ -43,7 +43,7 @@ async def rating(table: Table, game: str, player: str) -> float | None:
 
 
 def written(replies) -> str:
-    return "\n".join(r.text_board or r.text for r in replies)
+    return "\n".join(r.text + "\n" + (r.text_board or "") for r in replies)
 
 
 # --- rating finished games ------------------------------------------------------------------
@@ -199,7 +199,7 @@ async def test_long_leaderboards_come_in_pages_turned_by_buttons(table: Table) -
     assert "Page 2 of 3" in text and re.search(r"^11\. ", text, re.M) and not re.search(r"^1\. ", text, re.M)
     assert [b.id for b in second[0].buttons] == ["0.*.leaderboard nim global 1", "0.*.leaderboard nim global 3"]
     refused = await table.press(BOB, "0.*.resign")  # only look-ups may be pressed without a session
-    assert refused[0].ephemeral and "out of date" in refused[0].text
+    assert refused[0].audience == NotSecret(BOB.id) and "out of date" in refused[0].text
 
 
 # --- /stats ---------------------------------------------------------------------------------------
@@ -221,7 +221,7 @@ TG_ALICE = User("telegram:77", "Alice T")
 
 async def link_code(table: Table, user: User) -> str:
     replies = await table.say(user, "/link")
-    assert replies[0].to == user.id  # private: to the asker only, never the channel
+    assert replies[0].audience == Private(user.id)  # private: to the asker only, never the channel
     return re.search(r"code: ([A-Z2-9]{6})", replies[0].text)[1]
 
 

@@ -25,6 +25,7 @@ import asyncpg
 import pytest
 
 from bot.adapters.console import Console
+from bot.model import NotSecret
 from bot.storage import MIGRATIONS, StorageUnavailable, open_storage
 from bot.storage.postgres import PostgresStorage
 from bot.storage.sqlite import SQLiteStorage as Store
@@ -84,7 +85,7 @@ async def test_a_write_lock_held_by_another_process_gets_a_clear_line_then_passe
     async with held_write_lock(table.db):
         with caplog.at_level(logging.WARNING, logger="bot.host"):
             joined = await table.say(BOB, "/join")
-        assert [r.text for r in joined] == [UNAVAILABLE] and joined[0].ephemeral
+        assert [r.text for r in joined] == [UNAVAILABLE] and joined[0].audience == NotSecret(BOB.id)
         assert "database is locked" in caplog.text
         assert "Alice" in (await table.say(BOB, "/board"))[0].text  # reading goes on meanwhile
         assert (await table.session()).status == "lobby"
@@ -250,7 +251,7 @@ async def test_a_lock_held_by_another_connection_gets_a_clear_line_then_passes(d
             await other.execute("LOCK TABLE sessions IN EXCLUSIVE MODE")  # no writes; reads go on
             with caplog.at_level(logging.WARNING, logger="bot.host"):
                 joined = await table.say(BOB, "/join")
-            assert [r.text for r in joined] == [UNAVAILABLE] and joined[0].ephemeral
+            assert [r.text for r in joined] == [UNAVAILABLE] and joined[0].audience == NotSecret(BOB.id)
             assert "lock timeout" in caplog.text
             assert "Alice" in (await table.say(BOB, "/board"))[0].text
             assert (await table.session()).status == "lobby"
@@ -291,7 +292,7 @@ async def test_the_server_gone_mid_game_gets_a_clear_line_and_the_game_goes_on_w
         with caplog.at_level(logging.WARNING, logger="bot.host"):
             for user, move in ((ALICE, "/take 1 1"), (BOB, "/board")):
                 said = await table.say(user, move)
-                assert [r.text for r in said] == [UNAVAILABLE] and said[0].ephemeral
+                assert [r.text for r in said] == [UNAVAILABLE] and isinstance(said[0].audience, NotSecret)
         assert "connection lost" in caplog.text and "connection refused" in caplog.text, caplog.text
         await proxy.restore()
         assert "Alice took 1 stone" in (await table.say(ALICE, "/take 1 1"))[0].text

@@ -14,6 +14,7 @@ import engines
 from bot.adapters.console import CHANNEL, Console
 from bot.host import Host
 from tests.conftest import Clock, close_table, open_table
+from tests.secrets_ddz import secret_of
 
 
 async def lines(host: Host, *typed: str) -> AsyncIterator[str]:
@@ -74,6 +75,14 @@ async def test_the_console_resumes_a_game_on_start(tmp_path: Path) -> None:
     await play(tmp_path, "/nim solo 3 4 5")
     text, _ = await play(tmp_path)
     assert "A game was in progress here; it goes on:" in text and " 1 | ●●●  (3)" in text
+    assert "only alice sees this" not in text  # Nim hides nothing: no hand asked for
+
+
+async def test_a_resumed_dou_dizhu_game_shows_the_typists_hand_too(tmp_path: Path) -> None:
+    await play(tmp_path, "/ddz solo easy")
+    text, _ = await play(tmp_path)
+    resumed = text.split("A game was in progress here; it goes on:")[1]
+    assert "[? ? ?]" in resumed and "🔒 only alice sees this:" in resumed and "🔒 hand: " in resumed
 
 
 async def play_out(tmp_path: Path, opening: list[str], people: dict[int, str], choose,
@@ -237,3 +246,33 @@ async def test_chinese_checkers_in_chinese_two_people_and_a_bot(tmp_path: Path) 
     text = await play_out(tmp_path, opening, {0: "alice", 1: "bob"}, player, language="zh")
     assert "跳棋 开始：alice 对 bob 对 机器人（normal）。" in text
     assert "🏆" in text and re.search(r"跳棋：等级分 .*胜 [01] · 负 [01] · 和 0", text)
+
+
+async def test_every_private_reply_is_printed_marked_with_whose_it_is(tmp_path: Path) -> None:
+    """One terminal for everyone: a hint, a refusal that tells what one holds, a link code and a
+    hand are printed marked as only theirs; what anyone may see is not marked."""
+    table = await open_table(tmp_path / "c.db", Clock())
+    out: list[str] = []
+    console = Console(table.host, tmp_path / "pictures", "alice", write=out.append)
+    try:
+        for line in ("/ddz start", "/as bob", "join", "/as carol", "join"):
+            await console.say(line)
+        names = ("alice", "bob", "carol")
+        bidder = names[secret_of(await table.store.latest(CHANNEL)).seat]
+        await console.say(f"/as {bidder}")
+        await console.say("/move 3")
+        secret = secret_of(await table.store.latest(CHANNEL))
+        for line, said in (("/hint", "Hint: "), (secret.typed, secret.refusal), ("/link", "code:"),
+                           ("/hand", "Your hand")):  # fmt: skip
+            out.clear()
+            await console.say(line)
+            shown = "\n".join(out)
+            assert said in shown, (line, shown)
+            assert shown.startswith(f"  🔒 only {bidder} sees this:\n"), (line, shown)
+            assert all(row.startswith("  🔒 ") for row in shown.splitlines()), (line, shown)
+        out.clear()
+        await console.say("/as dave")
+        await console.say("/hint")  # not a player: a refusal that hides nothing, not marked
+        assert out[-1] == "  You are not playing in this game."
+    finally:
+        await close_table(table)

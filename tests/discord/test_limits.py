@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 
-from bot.model import Button, Reply
+from bot.model import EVERYONE, Button, Reply
 from tests.discord.conftest import Bot, board_saying, first_channel, run
 from tests.discord.fake import ALICE, BOB, FakeDiscord
 from tests.discord.refusals import CONTENT_MAX, LABEL_MAX
@@ -27,8 +27,8 @@ async def test_a_long_post_with_many_long_buttons_fits_discord(fake: FakeDiscord
     channel = first_channel(fake)
     buttons = tuple(Button(f"play {i} " + "♠" * 100, f"b:{i}", f"/move {i}") for i in range(30))
     text = "\n".join(f"line {i}: " + "x" * 90 for i in range(50))  # 5,000 characters
-    await bot.discord.deliver(f"discord:{channel}", [Reply(text, image=png(400, 300), buttons=buttons,
-                                                           mentions=(f"discord:{BOB.id}",))])  # fmt: skip
+    post = Reply(text, image=png(400, 300), buttons=buttons, mentions=(f"discord:{BOB.id}",), audience=EVERYONE)
+    await bot.discord.deliver(f"discord:{channel}", [post])
     last = await fake.wait(lambda: next((m for m in fake.channel(channel) if m.buttons), None))
     posted = fake.channel(channel)
     assert len(posted) >= 3 and all(len(m.content) <= CONTENT_MAX for m in posted)

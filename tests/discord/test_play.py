@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.model import Reply
+from bot.model import Private, Reply
 from tests.discord.conftest import PNG, Bot, board_saying, boards, first_channel, run, said_to
 from tests.discord.fake import ALICE, BOB, CAROL, MOD, FakeDiscord
 from tests.pictures import png
@@ -137,7 +137,7 @@ async def test_options_become_the_command_the_host_reads(fake: FakeDiscord, bot:
 
 async def test_a_private_reply_for_someone_else_never_reaches_the_channel(fake: FakeDiscord, bot: Bot) -> None:
     channel = first_channel(fake)
-    secret = Reply("Bob's cards: 3 3 K", image=png(), image_name="hand.png", to=f"discord:{BOB.id}")
+    secret = Reply("Bob's cards: 3 3 K", image=png(), image_name="hand.png", audience=Private(f"discord:{BOB.id}"))
     await bot.discord.deliver(f"discord:{channel}", [secret])
     # Bob has not interacted here: nothing is sent anywhere (his "My hand" button shows it on request).
     assert not any("cards" in m.content for m in fake.messages.values())
@@ -151,5 +151,5 @@ async def test_a_private_reply_for_someone_else_never_reaches_the_channel(fake: 
 
     # A private reply to someone else while Alice acts goes neither to Alice nor to the channel.
     alice = await run(fake, ALICE, "help", channel)
-    await bot.discord.deliver(f"discord:{channel}", [Reply("Carol's cards", to=f"discord:{CAROL.id}")])
+    await bot.discord.deliver(f"discord:{channel}", [Reply("Carol's cards", audience=Private(f"discord:{CAROL.id}"))])
     assert not any("Carol's cards" in m.content for m in fake.messages.values()) and alice.said == []

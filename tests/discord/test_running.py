@@ -18,6 +18,7 @@ from bot.host import Host
 from bot.storage.sqlite import SQLiteStorage as Store
 from tests.discord.conftest import board_saying, boards, first_channel, run, said_to, start_bot
 from tests.discord.fake import ALICE, BOB, TOKEN, FakeDiscord
+from tests.heldai import HeldAI
 from tests.telegram.test_running import free_port, gamehost
 
 
@@ -53,28 +54,32 @@ async def test_buttons_survive_a_restart_and_stale_ones_are_refused_privately(fa
 
 
 async def test_heartbeats_are_answered_while_the_ai_thinks_in_its_process(tmp_path: Path) -> None:
+    """While the bot's AI thinks, CPU-bound, in its worker process (until the test lets it go, so
+    the think lasts as long as the test needs on any machine), the interaction is answered, another
+    channel is served and the gateway's heartbeats are acknowledged. Nothing is timed: what must
+    happen while the AI thinks is waited for, and the AI is held until it has."""
     fake = FakeDiscord(heartbeat_ms=100)
     await fake.start()
-    # The real AI runner with a worker process, and the strongest gomoku level (about 2-3 s a move).
-    bot = await start_bot(fake, tmp_path / "games.db", ai=AIRunner(1))
+    ai = HeldAI(tmp_path)
+    bot = await start_bot(fake, tmp_path / "games.db", ai=ai)
     try:
         game, other = list(fake.channels)[:2]
-        await run(fake, ALICE, "gomoku solo", game, level="master")
+        await run(fake, ALICE, "gomoku solo", game, level="easy")
+        moved = await run(fake, ALICE, "move", game, move="h8")  # answered while the AI is held
+        await fake.wait(lambda: ai.thinking == 1)
+        helped = await run(fake, BOB, "help", other)  # another channel is served meanwhile
         start = time.monotonic()
-        moved = await run(fake, ALICE, "move", game, move="h8")
-        assert moved.callback_after is not None and moved.callback_after < 1.0
-        # While the AI thinks, the bot serves another channel.
-        helped = await run(fake, BOB, "help", other)
-        served = time.monotonic()
+        await fake.wait(lambda: len([t for t, _ in fake.heartbeats if t >= start]) >= 5)  # and heartbeats
+        acks = len(fake.acks)
+        await fake.wait(lambda: len(fake.acks) > acks)  # acknowledged, as they come
+        assert "Bot (easy) is thinking" in boards(fake, game)[-1].content  # and it still is
+        assert moved.callback_after is not None and helped.settled
+        ai.let_go()
         board = await board_saying(fake, game, "Alice, your move.")
-        end = time.monotonic()
-        assert "Bot (master)" in board.content and end - start >= 1.0, "the AI should have thought for a while"
-        assert served < end - 0.5 and helped.settled
-        beats = [t for t, _ in fake.heartbeats if start <= t <= end]
-        gaps = [b - a for a, b in zip([start, *beats], [*beats, end], strict=True)]
-        assert len(beats) >= 5 and max(gaps) < 1.0, f"{len(beats)} heartbeats, gaps {gaps}"
-        assert bot.discord.client.latency < 1.0  # measured from the ACKs: they kept coming
+        assert "Bot (easy) played" in board.content
+        assert bot.discord.client.latency < float("inf")  # measured from the ACKs: they kept coming
     finally:
+        ai.let_go()  # a worker still thinking would hold up the interpreter's exit
         await bot.stop()
         await fake.close()
 

@@ -8,7 +8,6 @@ import random
 import pytest
 
 from bot.i18n import Translator
-from engines.base import Limit
 from engines.checkers import Checkers
 from engines.checkers import board as B
 from engines.checkers.ai import Position, greedy
@@ -20,8 +19,9 @@ TOP = [B.LABELS[h] for h in B.POINTS[3]]  # seat 0's goal with two players
 FAR = {label: 1 for label in ("a5", "c5", "e5", "g5", "b6", "d6", "f6", "h6", "c7", "e7")}
 
 
-def check_ai_move(state, seat: int, level: str, rng: random.Random, budget: float):
-    move = G.ai(state, seat, level, Limit(1, budget), rng).move
+def check_ai_move(state, seat: int, level: str, rng: random.Random, share: float):
+    """The AI's move at `level` with `share` of the level's work (1: the level as it plays), checked legal."""
+    move = G.ai(state, seat, level, G.levels[level].scaled(share), rng).move
     legal = {(m.start, m.to) for m in G.legal_moves(state, seat)}
     assert (move.start, move.to) in legal
     text = G.move_text(state, move)
@@ -41,7 +41,7 @@ def test_every_level_plays_only_legal_moves(seats, seed):
         if rng.random() < 0.1:  # a random move now and then puts the AI in odd positions
             state = G.apply(state, seat, rng.choice(G.legal_moves(state, seat)))
         else:
-            state = check_ai_move(state, seat, levels[seat], rng, 0.04)
+            state = check_ai_move(state, seat, levels[seat], rng, 0.03)
         plies += 1
     assert G.outcome(state) is not None  # AIs finish their games
 
@@ -56,7 +56,7 @@ def test_ai_moves_are_legal_in_scattered_positions(seats):
             state = G.apply(state, seat, rng.choice(G.legal_moves(state, seat)))
         seat = G.to_move(state)
         for level in G.levels:
-            check_ai_move(state, seat, level, rng, 0.04)
+            check_ai_move(state, seat, level, rng, 0.03)
 
 
 def test_easy_moves_the_piece_that_goes_farthest():
@@ -69,7 +69,7 @@ def test_easy_moves_the_piece_that_goes_farthest():
 def test_the_ai_takes_a_win_at_once(level):
     pieces = {label: 0 for label in TOP if label != "j14"} | {"i13": 0, "m1": 1, "a5": 1, "h12": 1}
     state = G.with_board(G.new_state({}, 2, 0), pieces)
-    move = G.ai(state, 0, level, Limit(1, 0.3), random.Random(0)).move
+    move = G.ai(state, 0, level, G.levels[level], random.Random(0)).move
     assert B.LABELS[move.to] == "j14"
     assert G.outcome(G.apply(state, 0, move)).winners == (0,)
 
@@ -81,7 +81,7 @@ def test_hard_does_not_hand_the_opponent_a_win():
     pieces |= {"m17": 0, "a13": 1}
     state = G.with_board(G.new_state({}, 2, 0), pieces)
     for _ in range(3):
-        move = G.ai(state, 0, "hard", Limit(1, 0.3), random.Random(1)).move
+        move = G.ai(state, 0, "hard", G.levels["hard"], random.Random(1)).move
         assert B.LABELS[move.to] != "j4"
 
 
@@ -114,13 +114,13 @@ def fewest_moves(state, seat: int, most: int) -> int | None:
     return None
 
 
-def moves_to_finish(state, level: str, budget: float, limit: int = 20) -> int:
+def moves_to_finish(state, level: str, share: float, limit: int = 20) -> int:
     """Seat 0 (the AI) against a seat 1 that only shuffles far away: how many moves seat 0 needs."""
     rng = random.Random(0)
     count = 0
     while G.outcome(state) is None and count < limit:
         if G.to_move(state) == 0:
-            state = check_ai_move(state, 0, level, rng, budget)
+            state = check_ai_move(state, 0, level, rng, share)
             count += 1
         else:
             far = [m for m in G.legal_moves(state, 1) if B.ROW[m.to] <= 7 and B.POINT_OF[m.to] != 0]
@@ -155,7 +155,7 @@ def test_the_endgame_does_not_dawdle(level, slack):
     possible, and over six such endgames in at most `slack` moves more in all."""
     extra = []
     for state, best in homebound_positions(6, seed=7):
-        used = moves_to_finish(state, level, 0.3)
+        used = moves_to_finish(state, level, 0.5)
         assert used <= best + 1, (G.text(G.view(state, None), TR), used, best)
         extra.append(used - best)
     assert sum(extra) <= slack, extra
@@ -164,7 +164,7 @@ def test_the_endgame_does_not_dawdle(level, slack):
 def test_the_easy_level_dawdles_where_the_others_do_not():
     """The yardstick above is not loose: the greedy easy level needs many more moves."""
     positions = homebound_positions(6, seed=7)
-    assert sum(moves_to_finish(state, "easy", 0.1) - best for state, best in positions) >= 6
+    assert sum(moves_to_finish(state, "easy", 1.0) - best for state, best in positions) >= 6
 
 
 def test_a_standoff_in_the_middle_is_broken():
@@ -176,6 +176,6 @@ def test_a_standoff_in_the_middle_is_broken():
         rng = random.Random(0)
         plies = 0
         while (seat := G.to_move(state)) is not None and plies < 60:
-            state = check_ai_move(state, seat, level, rng, 0.2)
+            state = check_ai_move(state, seat, level, rng, 0.5)
             plies += 1
         assert state.end == "goal", G.text(G.view(state, None), TR)

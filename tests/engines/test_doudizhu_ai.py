@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import random
-import time
 
 from engines.base import Limit
 from engines.doudizhu import DouDizhu, Move, State, ai
-from engines.doudizhu.cards import counts_of_cards, ranks_of_counts
+from engines.doudizhu.cards import BLACK_JOKER, RED_JOKER, counts_of_cards, ranks_of_counts
 from engines.doudizhu.plan import plan
 from engines.doudizhu.players import random_player, rule_player
 from engines.doudizhu.rules import classify
@@ -18,9 +17,9 @@ from tests.engines.test_doudizhu import cards, reshuffled
 GAME = DouDizhu()
 
 
-def think(state: State, seat: int, level: str, seconds: float, rng: random.Random) -> Move:
-    """The AI's move at `level` within `seconds`."""
-    return GAME.ai(state, seat, level, Limit(1, seconds), rng).move
+def think(state: State, seat: int, level: str, share: float, rng: random.Random) -> Move:
+    """The AI's move at `level`, with `share` of the level's work (1: the level as it plays)."""
+    return GAME.ai(state, seat, level, GAME.levels[level].scaled(share), rng).move
 
 
 def play_out(state: State, chooser, rng: random.Random, limit: int = 500) -> tuple[State, int]:
@@ -52,7 +51,7 @@ def scrambled_start(seed: int, rng: random.Random) -> State:
 
 def test_easy_and_benchmark_players_are_always_legal() -> None:
     players = {
-        "easy": lambda s, seat, rng: think(s, seat, "easy", 0.2, rng),
+        "easy": lambda s, seat, rng: think(s, seat, "easy", 1.0, rng),
         "random": lambda s, seat, rng: random_player(GAME.view(s, seat), rng),
         "rule": lambda s, seat, rng: rule_player(GAME.view(s, seat), rng),
     }
@@ -70,7 +69,7 @@ def test_normal_is_always_legal() -> None:
     total = 0
     for seed in range(24):
         rng = random.Random(seed)
-        end, steps = play_out(scrambled_start(seed, rng), lambda s, seat, r: think(s, seat, "normal", 0.5, r), rng)
+        end, steps = play_out(scrambled_start(seed, rng), lambda s, seat, r: think(s, seat, "normal", 1.0, r), rng)
         assert GAME.outcome(end) is not None
         total += steps
     assert total > 700
@@ -90,10 +89,10 @@ def test_hard_is_legal_and_keeps_to_a_small_budget() -> None:
         seat = GAME.to_move(state)
         if seat is None:
             continue
-        started = time.perf_counter()
-        move = think(state, seat, "hard", 0.1, rng)
-        assert time.perf_counter() - started < 1.0
-        assert move in GAME.legal_moves(state, seat)
+        limit = GAME.levels["hard"].scaled(0.1)
+        result = GAME.ai(state, seat, "hard", limit, rng)
+        assert result.info["work"] <= limit.work + 6 * 200  # the last playout world may run over
+        assert result.move in GAME.legal_moves(state, seat)
         decisions += 1
     assert decisions >= 25
 
@@ -107,7 +106,7 @@ def test_endgames_are_legal() -> None:
         gone = tuple(c for c in range(54) if c not in deck)  # the rest was played earlier
         state = State("points", 1, 0, hands, hands[0][:3], 0, (1,), 0, 1, ((0, gone), (1, ()), (2, ())))
         level = ("normal", "hard")[i % 2]
-        end, _ = play_out(state, lambda s, seat, r, lv=level: think(s, seat, lv, 0.05, r), rng)
+        end, _ = play_out(state, lambda s, seat, r, lv=level: think(s, seat, lv, 0.1, r), rng)
         assert GAME.outcome(end) is not None
 
 
@@ -120,7 +119,7 @@ def test_the_ai_sees_only_its_own_view() -> None:
             continue
         other = reshuffled(state, seat, rng)
         for level in ("easy", "normal"):
-            assert think(state, seat, level, 0.2, random.Random(seed)) == think(
+            assert think(state, seat, level, 1.0, random.Random(seed)) == think(
                 other, seat, level, 0.2, random.Random(seed))
             limit = Limit(1, 0.2)
             assert ai.choose(state, seat, level, limit, random.Random(seed)) == ai.decide(
@@ -143,16 +142,16 @@ def test_hopeless_hands_never_bid_and_strong_hands_bid_three() -> None:
     state = State("points", 1, 0, (hopeless, strong, tuple(rest[:17])), tuple(rest[17:]), 0)
     assert ai.hand_strength(counts_of_cards(hopeless)) < ai.BID_THRESHOLDS[0] - 4  # below even easy's noise
     for level in ("easy", "normal", "hard"):
-        assert think(state, 0, level, 0.5, rng) == PASS
+        assert think(state, 0, level, 1.0, rng) == PASS
     state = GAME.apply(state, 0, PASS)
     for level in ("normal", "hard"):
-        assert think(state, 1, level, 0.5, rng).bid == 3
+        assert think(state, 1, level, 1.0, rng).bid == 3
     # over many deals the AI bids on some hands and passes on others, never on a hand weaker than the weakest bid
     bids = 0
     for seed in range(200):
         hand = GAME.new_state({}, 3, seed).hands[0]
         s = State("points", 1, 0, (hand, (), ()), (), 0)
-        move = think(s, 0, "normal", 0.5, rng)
+        move = think(s, 0, "normal", 1.0, rng)
         strength = ai.hand_strength(counts_of_cards(hand))
         assert (move != PASS) == (strength >= ai.BID_THRESHOLDS[0])
         bids += move != PASS
@@ -176,7 +175,7 @@ def test_farmer_passes_on_partners_winning_play() -> None:
     state = endgame_state(("3 4 5 6 8 9 9", "K 7 7 Q", "A 10 10 J"), ((0, "3"), (1, "K")))
     assert GAME.to_move(state) == 2
     for level in ("easy", "normal", "hard"):
-        assert think(state, 2, level, 0.3, random.Random(0)) == PASS
+        assert think(state, 2, level, 1.0, random.Random(0)) == PASS
 
 
 def test_lead_what_the_partner_can_beat() -> None:
@@ -186,7 +185,7 @@ def test_lead_what_the_partner_can_beat() -> None:
                                                                           (0, "pass")))
     assert GAME.to_move(state) == 1
     for level in ("normal", "hard"):
-        move = think(state, 1, level, 0.5, random.Random(0))
+        move = think(state, 1, level, 1.0, random.Random(0))
         assert len(move.ranks) == 1, GAME.move_text(state, move)
 
 
@@ -228,7 +227,7 @@ def test_exact_endgame_finds_the_forced_win() -> None:
             continue
         found += 1
         for level in ("normal", "hard"):
-            assert think(state, 0, level, 0.5, rng) in always
+            assert think(state, 0, level, 1.0, rng) in always
     assert found >= 5
 
 
@@ -255,7 +254,66 @@ def test_thousands_of_games_without_one_illegal_play() -> None:
         seats = [rng.choice(levels) for _ in range(3)]
         while (seat := GAME.to_move(state)) is not None:
             view = GAME.view(state, seat)
-            move = rule_player(view, rng) if seats[seat] == "rule" else think(state, seat, seats[seat], 0.5, rng)
+            move = rule_player(view, rng) if seats[seat] == "rule" else think(state, seat, seats[seat], 1.0, rng)
             state = GAME.apply(state, seat, GAME.parse_move(state, seat, GAME.move_text(state, move)))
         games += GAME.outcome(state) is not None
     assert games == 2000
+
+
+# --- style: plays good players avoid (bench/doudizhu.py counts them in whole games) ------------------
+
+
+def joker_alone(move: Move) -> bool:
+    return len(move.ranks) == 1 and move.ranks[0] in (BLACK_JOKER, RED_JOKER)
+
+
+def test_the_rocket_is_not_broken_to_beat_a_single() -> None:
+    """Holding both jokers, a farmer answers the landlord's 2 with the rocket or passes, never with one joker."""
+    places = [
+        # many cards left: the heuristics (and hard's playouts) decide
+        endgame_state(("2 3 4 5 6 8 9 10 10", "BJ RJ 3 5 7 9 J", "4 6 8 10 Q K A"), ((0, "2"),)),
+        endgame_state(("2 3 4 5 6 8 9 10 10", "BJ RJ 3 5 7 9 J", "4 6 8 10 Q K A"), ((0, "2"), (1, "pass"))),
+        # the landlord about to go out: the exact endgame decides
+        endgame_state(("2 3 4", "BJ RJ 5 7 9", "6 8 10 Q"), ((0, "2"),)),
+        endgame_state(("2 6 4 4 8 8 J J", "BJ RJ 5 7 9 9 Q Q", "3 6 8 10 A A K"), ((0, "2"),)),
+    ]
+    for state in places:
+        seat = GAME.to_move(state)
+        for level in ("normal", "hard"):
+            for seed in range(3):
+                move = think(state, seat, level, 1.0, random.Random(seed))
+                assert not joker_alone(move), (level, GAME.move_text(state, move))
+
+
+def test_the_rocket_is_not_led_when_a_single_must_follow_anyway() -> None:
+    """Farmer with 5 7 9 J Q K BJ RJ, the landlord (next to play) on one card: leading the rocket only
+    doubles the stake (the farmer leads again with the same singles)."""
+    moves = ((0, "3 3"), (1, "pass"), (2, "4 4"), (0, "pass"), (1, "pass"))
+    places = [
+        endgame_state(("3 3 8", "Q K 2", "4 4 5 7 9 J Q K BJ RJ"), moves),  # 12 cards: solved exactly
+        endgame_state(("3 3 10", "4 6 10 Q A", "4 4 5 7 9 J Q K BJ RJ"), moves),
+        endgame_state(("3 3 8", "3 5 8 J Q K A 2", "4 4 5 7 9 J Q K BJ RJ"), moves),  # 17: normal's heuristics
+        endgame_state(("3 3 A", "6 6 8 8 10 10 2 2 Q 9 7 5", "4 4 5 7 9 J Q K BJ RJ"), moves),  # heuristics
+    ]
+    for state in places:
+        assert GAME.to_move(state) == 2 and len(state.hands[0]) == 1
+        for level in ("normal", "hard"):
+            for seed in range(3):
+                move = think(state, 2, level, 1.0, random.Random(seed))
+                assert set(move.ranks) != {BLACK_JOKER, RED_JOKER}, level
+
+
+def test_no_bomb_is_spent_early() -> None:
+    """Two plays or more remain and every enemy holds more than 4 cards: a bomb is neither spent on a
+    single nor led."""
+    follow = [endgame_state(("3 4 6 8 10 J Q K A 9", rest, "4 5 6 10 J Q K A"), ((0, "9"),))
+              for rest in ("3 3 5 6 8 7 7 7 7", "3 3 5 7 7 7 7", "3 5 7 7 7 7")]
+    lead = endgame_state(("3 4 6 8 10 J Q K A 9", "7 7 7 7 3 5 9 J", "4 5 6 10 Q K A"),
+                         ((0, "3"), (1, "5"), (2, "pass"), (0, "pass")))
+    for state in (*follow, lead):
+        seat = GAME.to_move(state)
+        assert seat == 1
+        for level in ("normal", "hard"):
+            for seed in range(3):
+                move = think(state, seat, level, 1.0, random.Random(seed))
+                assert move.ranks != (4, 4, 4, 4), level

@@ -4,7 +4,7 @@ buttons, as Telegram does, so a reply that broke one would be lost and these tes
 
 from __future__ import annotations
 
-from bot.model import Button, Reply
+from bot.model import EVERYONE, Button, Reply
 from tests.pictures import png
 from tests.telegram.conftest import CHANNEL, GROUP, World, session, two_player_nim
 from tests.telegram.refusals import CAPTION_MAX, TEXT_MAX, parse_html
@@ -17,7 +17,7 @@ async def test_a_text_over_4096_characters_arrives_in_messages_telegram_takes(wo
     api = world.api
     text = "\n".join(f"{i:03} {LINE}" for i in range(60)) + "\n" + "x" * 5000  # and one line longer than a message
     mention = "telegram:101"
-    await world.tg.deliver(CHANNEL, [Reply(text, mentions=(mention,), names={mention: "Alice"})])
+    await world.tg.deliver(CHANNEL, [Reply(text, mentions=(mention,), names={mention: "Alice"}, audience=EVERYONE)])
     sent = await api.wait(lambda: [c for c in api.to_chat(GROUP) if "tg://user?id=101" in c.text]
                           and api.to_chat(GROUP))  # fmt: skip
     assert len(sent) >= 4 and not [c for c in api.calls if c.status != 200 and c.method == "sendMessage"]
@@ -35,7 +35,8 @@ async def test_a_board_caption_over_1024_characters_is_cut_where_telegram_can_st
     # and a cut inside the link is HTML that Telegram cannot parse.
     text = "Bob & Alice " * 62
     board = Reply(text, image=png(400, 300), board=True, session=session_id, mentions=("telegram:102",),
-                  names={"telegram:102": "Bob"}, buttons=(Button("Resign", "x:resign", "/resign"),))  # fmt: skip
+                  names={"telegram:102": "Bob"}, buttons=(Button("Resign", "x:resign", "/resign"),),
+                  audience=EVERYONE)  # fmt: skip
     edits = len(api.of("editMessageMedia"))
     await world.tg.deliver(CHANNEL, [board])
     [edit] = await api.wait(lambda: api.of("editMessageMedia")[edits:])
@@ -49,7 +50,8 @@ async def test_a_board_caption_over_1024_characters_is_cut_where_telegram_can_st
 async def test_a_caption_too_long_for_a_photo_follows_it_as_a_message(world: World) -> None:
     api = world.api
     text = "\n".join(f"{i} {LINE}" for i in range(5))
-    await world.tg.deliver(CHANNEL, [Reply(text, image=png(400, 300), buttons=(Button("Join", "x:join", "/join"),))])
+    joining = Reply(text, image=png(400, 300), buttons=(Button("Join", "x:join", "/join"),), audience=EVERYONE)
+    await world.tg.deliver(CHANNEL, [joining])
     photo, message = await api.wait(lambda: api.to_chat(GROUP)[1:] and api.to_chat(GROUP)[:2])
     assert photo.method == "sendPhoto" and not photo.text and message.method == "sendMessage"
     assert parse_html(message.text) == text and [b["text"] for b in message.buttons] == ["Join"]
@@ -59,7 +61,7 @@ async def test_keyboards_keep_to_telegrams_limits(world: World) -> None:
     api = world.api
     buttons = [Button(f"{i}", f"b:{i}", f"/move {i}") for i in range(120)]
     buttons.insert(3, Button("far too long", "x" * 65, "/nothing"))  # 65 bytes of callback data
-    await world.tg.deliver(CHANNEL, [Reply("Pick one", buttons=tuple(buttons))])
+    await world.tg.deliver(CHANNEL, [Reply("Pick one", buttons=tuple(buttons), audience=EVERYONE)])
     [sent] = await api.wait(lambda: api.to_chat(GROUP))
     keys = sent.buttons
     assert len(keys) == 100 and all(1 <= len(k["callback_data"].encode()) <= 64 for k in keys)

@@ -5,19 +5,20 @@ How it answers an interaction:
   acknowledged within Discord's 3 seconds whatever the AI or the renderer take.
   A command is deferred as an ephemeral "thinking…" only its user sees; a click
   is deferred without any visible change.
-- What the host says to the channel is posted to the channel as ordinary bot
-  messages (they carry the board picture and the buttons). What it says to the
-  acting user only (`ephemeral`, or `to` = them) becomes an ephemeral answer to
-  the interaction; an unused "thinking…" is deleted at the end.
-- A private reply for someone else (Dou Dizhu: the next player's hand) never goes
+- What the host says to everyone (`Everyone`) is posted to the channel as ordinary
+  bot messages (they carry the board picture and the buttons); only `post` does
+  that, and it takes a `Public`, which cannot hold a Private reply. What is for the
+  acting user (`Private` or `NotSecret` to them) becomes an ephemeral answer to the
+  interaction; an unused "thinking…" is deleted at the end.
+- A reply for someone else (Dou Dizhu: the next player's hand) never goes
   to the channel: it reaches them as an ephemeral follow-up to their own latest
   interaction in that channel if that is recent enough to answer, else it is
   dropped and their "My hand" button (the host adds it) shows it on request.
 - Boards are replaced: the new board is posted (pinging the player to move, and
   only them) and the previous one in the channel loses its picture and buttons,
-  keeping its text as a line of the game's history. Buttons of older messages
-  (a lobby, an offer) are removed then too. The ids of those messages are kept in
-  the channel's settings, so this also works after a restart.
+  keeping its text as a line of the game's history (`channels.py`). What a command's
+  commits owe the channel goes through the host's outbox (`publish`), so a board
+  Discord refuses at first is posted later, once.
 - Buttons are sent with custom_id = the host's button id and no timeout, and are
   dispatched from the raw component interactions (no views are registered), so a
   button keeps working across restarts; the host refuses stale ones, privately.
@@ -29,7 +30,6 @@ import asyncio
 import contextlib
 import logging
 import re
-from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
@@ -39,18 +39,18 @@ import yarl
 from discord import app_commands
 from discord.gateway import DiscordWebSocket
 
+from bot import metrics
+from bot.adapters.discord.channels import Channels
 from bot.adapters.discord.commands import CatalogTranslator, Commands
-from bot.adapters.discord.messages import Buttons, attached, chunks, defer, edit, followup
+from bot.adapters.discord.messages import Buttons, attached, chunks, defer, followup
 from bot.host import Host
 from bot.i18n import t
-from bot.model import DISCORD, Event, Reply, User
-from bot.outbox import Undeliverable
+from bot.model import DISCORD, Event, Everyone, NotSecret, Public, Reply, User
 from bot.startup import StartFailed
 
 log = logging.getLogger(__name__)
 
 FRESH_INTERACTION = 14 * 60.0  # interaction tokens answer follow-ups for 15 minutes
-MESSAGES = "messages"  # the host's note of a channel's board and button messages, to tidy up
 
 
 
@@ -66,17 +66,33 @@ def use_endpoints(api: str | None, gateway: str | None) -> None:
         DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
 
 
+def measured_http() -> aiohttp.TraceConfig:
+    """Every REST call of discord.py, measured (`bot.metrics`): a 429's wait (discord.py waits it
+    out and tries again), a refusal or a server error, a call that never got an answer."""
+    trace = aiohttp.TraceConfig()
+
+    async def answered(session: Any, context: Any, params: aiohttp.TraceRequestEndParams) -> None:
+        status = params.response.status
+        if status == 429:
+            wait = params.response.headers.get("X-RateLimit-Reset-After") or params.response.headers.get("Retry-After")
+            metrics.rate_limited(DISCORD, float(wait or 0))
+        elif status >= 400:
+            metrics.platform_error(DISCORD, str(status))
+
+    async def failed(session: Any, context: Any, params: aiohttp.TraceRequestExceptionParams) -> None:
+        metrics.platform_error(DISCORD, type(params.exception).__name__)
+
+    trace.on_request_end.append(answered)
+    trace.on_request_exception.append(failed)
+    return trace
+
+
 def channel_key(channel_id: int) -> str:
     return f"{DISCORD}:{channel_id}"
 
 
 def user_of(user: discord.abc.User, moderator: bool = False) -> User:
     return User(f"{DISCORD}:{user.id}", user.display_name, user.name, moderator=moderator)
-
-
-def snowflake(user_id: str) -> int | None:
-    platform, _, number = user_id.partition(":")
-    return int(number) if platform == DISCORD and number.isdigit() else None
 
 
 def place_of(interaction: discord.Interaction) -> str | None:
@@ -107,7 +123,7 @@ class DiscordBot:
         options: dict[str, Any] = {
             "intents": intents, "allowed_mentions": discord.AllowedMentions.none(),
             "member_cache_flags": discord.MemberCacheFlags.none(), "chunk_guilds_at_startup": False,
-            "max_messages": None, **client_options,
+            "max_messages": None, "http_trace": measured_http(), **client_options,
         }  # fmt: skip
         self.client: discord.Client
         # The bot has no voice: no warning at every start that voice libraries are missing.
@@ -128,8 +144,7 @@ class DiscordBot:
         self._task: asyncio.Task[None] | None = None
         self.synced: list[str] = []  # where the commands went: "global" or guild ids
         self._recent: dict[tuple[str, str], tuple[float, _Answer]] = {}  # (channel, user) -> latest answer
-        self._messages: dict[str, dict[str, Any]] = {}  # channel -> {"board": id, "buttons": [ids]}
-        self._posting: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)  # one post+tidy at a time
+        self.channels = Channels(self.client, self.notes)  # what is posted to everyone, and tidied
         host.attach(DISCORD, self.deliver, self.publish)
 
     @classmethod
@@ -139,6 +154,17 @@ class DiscordBot:
                    shard_ids=settings.discord_shard_ids)  # fmt: skip
 
     # --- life cycle ---------------------------------------------------------------------
+    name = DISCORD
+
+    def connected(self) -> bool:
+        """Logged in and every shard's gateway connection open (readiness)."""
+        client = self.client
+        if client.is_closed() or not client.is_ready():
+            return False
+        if isinstance(client, discord.AutoShardedClient):
+            return bool(client.shards) and all(not shard.is_closed() for shard in client.shards.values())
+        return client.ws is not None and client.ws.open
+
     async def start(self) -> None:
         """Log in, sync the commands, and connect in the background. A token Discord refuses, or
         a Discord it cannot reach (that may come back: `transient`), raises StartFailed."""
@@ -229,6 +255,7 @@ class DiscordBot:
 
     async def _command_failed(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         """A command the tree could not run (e.g. one Discord still lists from an older version)."""
+        metrics.platform_error(DISCORD, "command")
         log.warning("slash command %r failed: %r", interaction.data, error)
         if not interaction.response.is_done():
             with contextlib.suppress(discord.HTTPException):
@@ -238,7 +265,7 @@ class DiscordBot:
     async def _sorry(self, interaction: discord.Interaction, key: str) -> Reply:
         """What the bot itself says to the user of `interaction`, in their language."""
         tr = await self.host.reader(f"{DISCORD}:{interaction.user.id}", interaction.locale.value)
-        return Reply(tr(t(key)), ephemeral=True, language=tr.language)
+        return Reply(tr(t(key)), language=tr.language, audience=NotSecret(f"{DISCORD}:{interaction.user.id}"))
 
     async def _suggest_moves(self, interaction: discord.Interaction, prefix: str, current: str) -> list[str]:
         """Legal moves of the user's seat for /move and the games' move words, matching what is typed."""
@@ -256,92 +283,31 @@ class DiscordBot:
     async def deliver(self, channel: str, replies: list[Reply]) -> None:
         """Replies nobody asked for right now (the AI's moves, timeouts)."""
         for reply in replies:
-            if reply.private:
-                await self.to_player(channel, reply)
+            if isinstance(reply.audience, Everyone):
+                await self.post(channel, Public(reply))
             else:
-                await self.post(channel, reply)
+                await self.to_player(channel, reply)
 
     async def to_player(self, channel: str, reply: Reply) -> None:
-        """A private reply for someone who is not acting now: an ephemeral follow-up to their own
+        """A reply for one person who is not acting now: an ephemeral follow-up to their own
         latest interaction here if Discord still takes one, else nothing (never the channel)."""
-        recent = self._recent.get((channel, reply.to or ""))
+        recent = self._recent.get((channel, reply.reader or ""))
         if recent is None or asyncio.get_running_loop().time() - recent[0] > FRESH_INTERACTION:
-            log.debug("no recent interaction of %s in %s; their hand waits for the My hand button", reply.to, channel)
+            log.debug("no recent interaction of %s in %s; their hand waits for the My hand button", reply.reader,
+                      channel)  # fmt: skip
             return
         try:
             await recent[1].privately(reply)  # replaces its "thinking…" if it is still being answered
         except discord.HTTPException:
-            log.info("could not show %s their private reply; it waits for the My hand button", reply.to)
+            log.info("could not show %s their private reply; it waits for the My hand button", reply.reader)
 
-    async def post(self, channel: str, reply: Reply) -> None:
-        """A reply for everyone in the channel."""
-        if reply.text or reply.image:
-            async with self._posting[channel]:
-                await self._post(channel, reply, [])
+    async def post(self, channel: str, public: Public) -> None:
+        """A reply for everyone in the channel (a `Public`: never a Private one)."""
+        await self.channels.post(channel, public)
 
     async def publish(self, channel: str, reply: Reply, ids: list[str]) -> None:
-        """A reply for everyone in the channel, from the host's outbox: the messages in `ids` were
-        posted already (a retry skips them), each new one's id is added as Discord answers. Raises
-        when Discord refuses (`Undeliverable` when it will not change: no access, no channel)."""
-        if not (reply.text or reply.image):
-            return
-        try:
-            async with self._posting[channel]:
-                await self._post(channel, reply, ids)
-        except (discord.Forbidden, discord.NotFound) as error:
-            raise Undeliverable(str(error)) from error
-        except discord.HTTPException as error:
-            if 400 <= error.status < 500 and error.status != 429:  # the message itself refused: again, the same
-                raise Undeliverable(str(error)) from error
-            raise
-
-    async def _post(self, channel: str, reply: Reply, ids: list[str]) -> None:
-        target = self.client.get_partial_messageable(int(channel.partition(":")[2]))
-        pings = [uid for uid in map(snowflake, reply.mentions) if uid is not None]
-        text = " ".join(f"<@{uid}>" for uid in pings)
-        text = f"{text} {reply.text}" if text else reply.text
-        allowed = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
-                                          users=[discord.Object(uid) for uid in pings])  # fmt: skip
-        *before, last = chunks(text)
-        for n, piece in enumerate(before):
-            if n >= len(ids):  # not posted by an earlier try
-                ids.append(str((await target.send(piece, allowed_mentions=allowed)).id))
-        if len(ids) <= len(before):
-            extra: dict[str, Any] = {}
-            if (file := attached(reply)) is not None:
-                extra["file"] = file
-            if reply.buttons:
-                extra["view"] = Buttons(reply)
-            ids.append(str((await target.send(last or None, allowed_mentions=allowed, **extra)).id))
-        await self._tidy(channel, target, reply, int(ids[-1]))
-
-    async def _tidy(self, channel: str, target: discord.PartialMessageable, reply: Reply,
-                    message_id: int) -> None:  # fmt: skip
-        """A new board replaces the last one: the old board keeps its text but loses its picture
-        and buttons, and older button messages lose their buttons."""
-        if not (reply.board or reply.buttons):
-            return
-        known = await self._known(channel)
-        if reply.board:
-            old_board, old_buttons = known.get("board"), known.get("buttons", [])
-            known = {"board": message_id, "buttons": [message_id] if reply.buttons else []}
-            self._messages[channel] = known
-            await self.notes.put(channel, MESSAGES, known)
-            if old_board is not None and old_board != message_id:  # (a retry may find itself noted)
-                await edit(target, old_board, attachments=[], view=None)
-            for old in old_buttons:
-                if old not in (old_board, message_id):
-                    await edit(target, old, view=None)
-        else:
-            if message_id not in known.setdefault("buttons", []):
-                known["buttons"].append(message_id)
-            known["buttons"] = known["buttons"][-10:]
-            await self.notes.put(channel, MESSAGES, known)
-
-    async def _known(self, channel: str) -> dict[str, Any]:
-        if channel not in self._messages or self.notes.shared:  # another process may have posted since
-            self._messages[channel] = await self.notes.get(channel, MESSAGES) or {}
-        return self._messages[channel]
+        """A reply for everyone in the channel, from the host's outbox (`Channels.publish`)."""
+        await self.channels.publish(channel, reply, ids)
 
 
 class _Answer:
@@ -357,16 +323,16 @@ class _Answer:
 
     async def show(self, replies: list[Reply]) -> None:
         for reply in replies:
-            if reply.to is not None and reply.to != self.event.user.id:
-                await self.bot.to_player(self.event.channel, reply)
-            elif reply.private or reply.ephemeral:
-                await self.privately(reply)
-            else:
+            if isinstance(reply.audience, Everyone):
                 try:
-                    await self.bot.post(self.event.channel, reply)
+                    await self.bot.post(self.event.channel, Public(reply))
                 except discord.Forbidden:
                     log.warning("no permission to post in %s", self.event.channel)
                     await self.privately(await self.bot._sorry(self.interaction, "discord.cannot_post"))
+            elif reply.reader == self.event.user.id:  # Private or NotSecret: theirs alone, ephemeral
+                await self.privately(reply)
+            else:  # for someone else (the next player's hand)
+                await self.bot.to_player(self.event.channel, reply)
 
     async def privately(self, reply: Reply) -> None:
         if self.thinking:
@@ -380,7 +346,8 @@ class _Answer:
             )  # fmt: skip
             for i, piece in enumerate(more):
                 last = i == len(more) - 1
-                await followup(self.interaction, Reply(piece, buttons=reply.buttons if last else ()))
+                await followup(self.interaction, Reply(piece, buttons=reply.buttons if last else (),
+                                                           audience=reply.audience))
         else:
             await followup(self.interaction, reply)
 

@@ -33,14 +33,14 @@ from telegram.constants import ChatAction, ChatType, MessageEntityType
 from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, TelegramError
 from telegram.ext import Application, CallbackQueryHandler, ContextTypes, InlineQueryHandler, MessageHandler, filters
 
-from bot import table
+from bot import metrics, table
 from bot.adapters.telegram.inline import answer_inline
 from bot.adapters.telegram.outgoing import Origin, Sender
-from bot.adapters.telegram.plumbing import ChatOrder, FloodSafeLimiter
+from bot.adapters.telegram.plumbing import ChatOrder, FloodSafeLimiter, MeasuredRequest, Reach
 from bot.commands import Command
 from bot.host import Host
 from bot.i18n import LANGUAGES, Translator, t, translator
-from bot.model import TELEGRAM, Event, Reply, User
+from bot.model import TELEGRAM, Event, Public, Reply, User
 from bot.outbox import Undeliverable
 from bot.startup import StartFailed
 from engines.base import Msg
@@ -73,8 +73,9 @@ class TelegramOptions:
     max_retries: int = 10  # RetryAfter answers honoured per request before giving up
 
 
-def build_application(options: TelegramOptions) -> Application:
+def build_application(options: TelegramOptions, reach: Reach | None = None) -> Application:
     root = options.api_url.rstrip("/")
+    reach = reach or Reach()
     limiter = FloodSafeLimiter(
         overall_max_rate=options.overall_rate, group_max_rate=options.group_rate,
         group_time_period=options.group_period, max_retries=options.max_retries,
@@ -86,6 +87,8 @@ def build_application(options: TelegramOptions) -> Application:
         .base_file_url(f"{root}/file/bot")
         .local_mode(options.local_mode)
         .rate_limiter(limiter)
+        .request(MeasuredRequest(reach, connection_pool_size=256))
+        .get_updates_request(MeasuredRequest(reach, connection_pool_size=1))
         .concurrent_updates(ChatOrder())
         .build()
     )
@@ -96,7 +99,8 @@ class Telegram:
         self.host = host
         self.tr = host.tr  # the host's language: the menu for everyone without one of their own
         self.options = options
-        self.app = application or build_application(options)
+        self.reach = Reach()  # readiness: whether Telegram answered the last request
+        self.app = application or build_application(options, self.reach)
         self.notes = host.notes(TELEGRAM)
         self.out = Sender(self.app, self.tr, self.notes)
         self._typing: dict[int, asyncio.Task[None]] = {}
@@ -118,6 +122,12 @@ class Telegram:
         ))  # fmt: skip
 
     # --- life cycle ------------------------------------------------------------------
+    name = TELEGRAM
+
+    def connected(self) -> bool:
+        """Running, and Telegram answered its last request (readiness)."""
+        return self.app.running and self.reach.up
+
     async def start(self) -> None:
         """Connect and serve. A token Telegram refuses, or a Telegram it cannot reach (that may
         come back: `transient`), raises StartFailed with one line that never holds the token."""
@@ -319,6 +329,7 @@ class Telegram:
                                 update.inline_query)  # fmt: skip
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        metrics.platform_error(TELEGRAM, "update")
         log.error("handling a Telegram update failed", exc_info=context.error)
 
     def _user(self, user: TgUser, moderator: bool = False) -> User:
@@ -351,14 +362,14 @@ class Telegram:
         if task is not None:
             task.cancel()
         try:
-            await self.out.publish(chat_id, reply, ids)
+            await self.out.publish(chat_id, Public(reply), ids)
         except (Forbidden, BadRequest) as error:
             raise Undeliverable(self._secret_out(error)) from error
         await self._typing_if_thinking(chat_id, [reply])
 
     # --- "typing…" while the AI thinks -----------------------------------------------
     async def _typing_if_thinking(self, chat_id: int, replies: list[Reply]) -> None:
-        sessions = {r.session for r in replies if r.board and r.session is not None and r.to is None}
+        sessions = {r.session for r in replies if r.board and r.session is not None and not r.private}
         for session_id in sessions:
             if session_id is not None and await self.host.ai_to_move(session_id):
                 with contextlib.suppress(TelegramError):

@@ -1,9 +1,16 @@
 """Replies out to Telegram: how each `Reply` becomes sendPhoto / sendMessage /
-editMessageMedia / answerCallbackQuery, and Telegram's own degradations: ephemeral
-refusals of button presses become callback alerts, private hands go to the player's
-private chat (or a deep-link button when they never opened it, never the group), the
-board is one message edited in place with a short ping for the player to move. What the
-adapter adds to a reply (a ping, a mention line, a note) is in the reply's language."""
+editMessageMedia / answerCallbackQuery, and Telegram's own degradations. By audience:
+- `Private` (hidden cards, a hint, a link code, a refusal that tells what one holds) goes
+  to that person's private chat with the bot, and only there (`_post_private` takes no chat
+  id); when they never opened it, the group gets a note without the content and a button
+  that opens the chat. A short one answering their own button press is the press's alert,
+  which only they see.
+- `NotSecret` (a refusal that hides nothing) is the press's alert, or a reply to their message.
+- `Everyone` goes to the group; the board is one message edited in place with a short ping
+  for the player to move.
+Only `_post` and `_show_board` write to a group, and they take a `Public`, which cannot hold
+a Private reply. What the adapter adds to a reply (a ping, a mention line, a note) is in the
+reply's language."""
 
 from __future__ import annotations
 
@@ -29,7 +36,7 @@ from telegram.ext import Application
 
 from bot.host import Notes
 from bot.i18n import Translator, t, translator
-from bot.model import TELEGRAM, Button, Reply
+from bot.model import TELEGRAM, Button, NotSecret, Private, Public, Reply
 
 log = logging.getLogger(__name__)
 
@@ -79,13 +86,16 @@ class Sender:
     async def send(self, origin: Origin, replies: list[Reply]) -> None:
         query = origin.query
         if query is not None and not origin.answered:
-            # A refusal of a press is the press's own alert; otherwise stop the spinner now.
-            alert = next((i for i, r in enumerate(replies) if r.ephemeral and r.to is None and r.image is None
-                          and not r.buttons and r.text), None)  # fmt: skip
+            # An answer for the presser alone (a refusal, a hint) is the press's own alert, which only
+            # they see (a secret one only if it fits whole); otherwise stop the spinner now.
+            presser = f"{TELEGRAM}:{origin.user_id}"
+            alert = next((i for i, r in enumerate(replies) if r.reader == presser and r.image is None
+                          and not r.buttons and r.text and (not r.private or len(r.text) <= ALERT_MAX)),
+                         None)  # fmt: skip
             if alert is not None:
                 origin.skip.add(alert)
                 await self.answer(origin, replies[alert].text, alert=True)
-            elif not any(r.to == f"{TELEGRAM}:{origin.user_id}" for r in replies):
+            elif not any(r.private and r.reader == presser for r in replies):
                 await self.answer(origin)
         for i, reply in enumerate(replies):
             if i in origin.skip:
@@ -96,25 +106,28 @@ class Sender:
                 log.exception("sending a reply to chat %s failed", origin.chat_id)
 
     async def _send_one(self, origin: Origin, reply: Reply) -> None:
-        if reply.to is not None:
+        if isinstance(reply.audience, Private):
             await self._send_private(origin, reply)
         elif origin.private_chat is not None:
-            await self._post(origin.private_chat, replace(reply, mentions=(), board=False))
+            await self._post(origin.private_chat, Public(replace(reply, mentions=(), board=False)))
         elif reply.board and reply.session is not None and reply.image is not None:
-            await self._show_board(origin, reply)
+            await self._show_board(origin, Public(reply))
         else:
-            await self._post(origin.chat_id, reply, reply_to=origin.message_id if reply.ephemeral else None)
+            mine = isinstance(reply.audience, NotSecret)  # an answer to their message: a reply to it
+            await self._post(origin.chat_id, Public(reply), reply_to=origin.message_id if mine else None)
 
     async def _send_private(self, origin: Origin, reply: Reply) -> None:
-        """A hidden hand: to the player's private chat with the bot, never to the group."""
-        prefix, _, number = (reply.to or "").partition(":")
-        if prefix != TELEGRAM:
+        """A Private reply: to its reader's private chat with the bot, never to the group. When
+        they never opened that chat, the group gets only a note with a button that opens it."""
+        user = reply.reader or ""
+        prefix, _, number = user.partition(":")
+        if prefix != TELEGRAM or not number.lstrip("-").isdigit():
             return
         user_chat = int(number)
         mine = origin.query is not None and origin.user_id == user_chat and not origin.answered
         tr = self._tr(reply)
         try:
-            await self._post(user_chat, replace(reply, mentions=(), board=False))
+            await self._post_private(reply)
             if mine:
                 await self.answer(origin, tr(t("telegram.sent_private")))
             return
@@ -123,31 +136,44 @@ class Sender:
         except BadRequest as e:
             if "chat not found" not in str(e).lower():
                 raise
-        link = self.deep_link(f"hand_{origin.chat_id}")
-        if mine:  # Telegram opens the private chat right away, with the cards in it
+        hand = reply.session is not None  # a hidden hand (an answer to a question has no session)
+        link = self.deep_link(f"hand_{origin.chat_id}" if hand else "help")
+        if mine:  # Telegram opens the private chat right away (a hand: with the cards in it)
             await self.answer(origin, url=link)
             return
-        if (reply.session, reply.to) in self.nudged or origin.chat_id == user_chat:
+        # An answer to what they typed is always followed by a note; a hand (each move sends one) once a game.
+        asked = not hand and origin.user_id == user_chat and origin.query is None
+        if origin.chat_id == user_chat or (not asked and (reply.session, user) in self.nudged):
             return
-        self.nudged.add((reply.session, reply.to or ""))
-        name = self._mention_html(reply.to or "", reply.names, tr)
-        text = self._html(tr(t("telegram.open_private", name="\x00name\x00", bot=self.username)), name=name)
-        button = InlineKeyboardButton(tr(t("telegram.button_open_private")), url=link)
-        await self._send_text(origin.chat_id, text, InlineKeyboardMarkup([[button]]))
+        self.nudged.add((reply.session, user))
+        name = self._mention_html(user, reply.names, tr)
+        key, label = ("open_private", "button_open_private") if hand else ("open_private_answer", "button_open_chat")
+        text = self._html(tr(t(f"telegram.{key}", name="\x00name\x00", bot=self.username)), name=name)
+        button = InlineKeyboardButton(tr(t(f"telegram.{label}")), url=link)
+        await self._send_text(origin.chat_id, text, InlineKeyboardMarkup([[button]]),
+                              reply_to=origin.message_id if asked else None)  # fmt: skip
 
-    async def publish(self, chat_id: int, reply: Reply, ids: list[str]) -> None:
+    async def _post_private(self, reply: Reply) -> Message | None:
+        """`reply` in the private chat of the one person it is for, the only place it can go:
+        the chat is its reader's, never one given."""
+        return await self._send_reply(int((reply.reader or "").partition(":")[2]), replace(reply, mentions=(),
+                                                                                           board=False))
+
+    async def publish(self, chat_id: int, public: Public, ids: list[str]) -> None:
         """A reply for everyone in the chat, from the host's outbox, raising when Telegram refuses
         it: the messages in `ids` were sent already (a retry skips them); each new one's id is added
         as Telegram answers (a board: its table message, then the ping of an edited one)."""
+        reply = public.reply
         if reply.board and reply.session is not None and reply.image is not None:
-            await self._show_board(Origin(chat_id), reply, ids)
+            await self._show_board(Origin(chat_id), public, ids)
         elif not ids:
-            sent = await self._post(chat_id, reply)
+            sent = await self._post(chat_id, public)
             ids.append(str(sent.message_id) if sent is not None else "")
 
-    async def _show_board(self, origin: Origin, reply: Reply, ids: list[str] | None = None) -> None:
+    async def _show_board(self, origin: Origin, public: Public, ids: list[str] | None = None) -> None:
         """The session's table message: edited in place (editMessageMedia), posted anew when
         there is none yet, it cannot be edited, or someone typed /board. `ids`: as `publish`'s."""
+        reply = public.reply
         ids = [] if ids is None else ids
         chat_id, session = origin.chat_id, reply.session or 0
         target = reply.mentions[0] if reply.mentions else None
@@ -176,7 +202,7 @@ class Sender:
             if board is not None and target is not None and target != board.pinged:
                 await self._ping(board, chat_id, target, reply.names, tr)
             return
-        sent = await self._post(chat_id, replace(reply, text=""), caption_html=caption)
+        sent = await self._post(chat_id, Public(replace(reply, text="")), caption_html=caption)
         if sent is not None:  # posted anew: its caption pings
             ids.append(str(sent.message_id))
             await self._keep_board(chat_id, BoardMessage(session, sent.message_id, pinged=target))
@@ -205,8 +231,16 @@ class Sender:
         await self._keep_board(chat_id, board)
 
     async def _post(
+        self, chat_id: int, public: Public, reply_to: int | None = None, caption_html: str | None = None
+    ) -> Message | None:
+        """A reply anyone in `chat_id` may see (a `Public`: never a Private one)."""
+        return await self._send_reply(chat_id, public.reply, reply_to, caption_html)
+
+    async def _send_reply(
         self, chat_id: int, reply: Reply, reply_to: int | None = None, caption_html: str | None = None
     ) -> Message | None:
+        """sendPhoto / sendMessage. Reached only through `_post` (a Public reply, any chat) and
+        `_post_private` (a Private reply, its reader's own chat)."""
         body = caption_html if caption_html is not None else self._html(reply.text)
         if reply.mentions and caption_html is None:
             tr = self._tr(reply)

@@ -7,7 +7,12 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from telegram import Update
+from telegram.error import RetryAfter, TelegramError
 from telegram.ext import AIORateLimiter, BaseUpdateProcessor
+from telegram.request import HTTPXRequest
+
+from bot import metrics
+from bot.model import TELEGRAM
 
 # Requests that post nothing into a chat: Telegram's "20 messages a minute per group" is
 # about messages, so these skip the group limiter (a typing action must not wait 3 s).
@@ -19,7 +24,9 @@ UNTHROTTLED = frozenset({
 
 class FloodSafeLimiter(AIORateLimiter):
     """AIORateLimiter (overall and per-group limits, RetryAfter honoured and retried), with
-    the requests that are not messages kept out of the per-group budget."""
+    the requests that are not messages kept out of the per-group budget.
+
+    A 429 waited out here is counted (`bot.metrics`), with the seconds Telegram asked for."""
 
     async def process_request(
         self,
@@ -32,7 +39,43 @@ class FloodSafeLimiter(AIORateLimiter):
     ) -> bool | dict[str, Any] | list[dict[str, Any]]:
         if endpoint in UNTHROTTLED:
             data = {k: v for k, v in data.items() if k != "chat_id"}  # only what the limiter looks at
-        return await super().process_request(callback, args, kwargs, endpoint, data, rate_limit_args)
+
+        async def measured(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return await callback(*args, **kwargs)
+            except RetryAfter as error:  # waited out and tried again by AIORateLimiter
+                metrics.rate_limited(TELEGRAM, _seconds(error.retry_after))
+                raise
+
+        return await super().process_request(measured, args, kwargs, endpoint, data, rate_limit_args)
+
+
+class Reach:
+    """Whether Telegram answered the bot's last request (readiness reads it)."""
+
+    up = False
+
+
+class MeasuredRequest(HTTPXRequest):
+    """python-telegram-bot's HTTP client, every request of the bot through it (getUpdates too,
+    which skips the rate limiter): a failed call is counted (`bot.metrics`, by status or by
+    error) and `reach` says whether the last one got an answer."""
+
+    def __init__(self, reach: Reach, **options: Any) -> None:
+        super().__init__(**options)
+        self.reach = reach
+
+    async def do_request(self, *args: Any, **kwargs: Any) -> tuple[int, bytes]:
+        try:
+            status, payload = await super().do_request(*args, **kwargs)
+        except TelegramError as error:  # no answer: the network, a timeout
+            self.reach.up = False
+            metrics.platform_error(TELEGRAM, type(error).__name__)
+            raise
+        self.reach.up = status < 500
+        if status >= 400 and status != 429:  # a 429 is a wait, counted by the limiter
+            metrics.platform_error(TELEGRAM, str(status))
+        return status, payload
 
 
 class ChatOrder(BaseUpdateProcessor):
@@ -73,3 +116,8 @@ def _key(update: object) -> object:
         return ("inline", update.inline_query.from_user.id)
     chat = update.effective_chat
     return ("chat", chat.id) if chat is not None else None
+
+
+def _seconds(retry_after: Any) -> float:
+    """RetryAfter.retry_after: seconds, as an int or a timedelta (python-telegram-bot 22)."""
+    return float(retry_after.total_seconds() if hasattr(retry_after, "total_seconds") else retry_after)

@@ -1,0 +1,120 @@
+"""bot/logs.py: the process's one log handler masks every secret in every part of a record
+(message and arguments, traceback, stack, extra fields), in text and JSON lines; ordinary text
+stays as it was. The platforms' own logs at DEBUG are tested in tests/telegram and tests/discord
+test_secrets_in_logs.py, with the real clients."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import sys
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+from bot import logs
+from bot.config import Settings
+from bot.logs import MASK
+
+TELEGRAM = "7123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw1"  # the shape of a real one, not a real one
+DISCORD = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"
+
+
+@pytest.fixture
+def captured() -> Iterator[io.StringIO]:
+    """The process's logging as `gamehost` sets it up, written to a string; put back after."""
+    root = logging.getLogger()
+    before = root.handlers[:], root.level, sys.excepthook, threading.excepthook, logs._redact.known
+    out = io.StringIO()
+    yield out
+    for handler in root.handlers[:]:
+        root.removeHandler(handler)
+    for handler in before[0]:
+        root.addHandler(handler)
+    root.setLevel(before[1])
+    sys.excepthook, threading.excepthook, logs._redact.known = before[2], before[3], before[4]
+    logging.captureWarnings(False)
+
+
+def test_every_part_of_a_record_is_masked_in_text(captured: io.StringIO) -> None:
+    logs.setup("DEBUG", "text", [TELEGRAM], stream=captured)
+    log = logging.getLogger("somelib")
+    log.debug("POST https://api.telegram.org/bot%s/getUpdates", TELEGRAM)
+    log.info("quoted: %s", "7123456789%3AAAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw1")
+    log.info("the secret half alone: %s", TELEGRAM.partition(":")[2])
+    try:
+        raise ValueError(f"The token `{TELEGRAM}` was rejected by the server.")
+    except ValueError:
+        log.exception("start failed")
+    log.warning("with a stack", stack_info=True, extra={"url": f"/bot{TELEGRAM}/x", "payload": {"token": TELEGRAM}})
+    text = captured.getvalue()
+    assert TELEGRAM not in text and TELEGRAM.partition(":")[2] not in text, text
+    assert "ValueError: The token `<redacted>` was rejected" in text and "Traceback" in text
+    assert f"/bot{MASK}/getUpdates" in text and text.count(MASK) >= 4
+
+
+def test_json_lines_mask_the_same_and_are_one_object_each(captured: io.StringIO) -> None:
+    logs.setup("INFO", "json", [DISCORD], stream=captured)
+    log = logging.getLogger("somelib.http")
+    log.info("PATCH %s with %s", "https://discord.com/api/v10/webhooks/123/aW50ZXJhY3Rpb246MTIz/messages/@original",
+             {"token": "aW50ZXJhY3Rpb246MTIz", "d": {"t": "INTERACTION_CREATE"}})  # fmt: skip
+    try:
+        raise RuntimeError(f"headers {{'Authorization': 'Bot {DISCORD}'}}\nsecond line")
+    except RuntimeError:
+        log.error("failed", exc_info=True, extra={"detail": DISCORD})
+    lines = [json.loads(line) for line in captured.getvalue().splitlines()]
+    assert len(lines) == 2 and all({"time", "level", "logger", "message"} <= set(line) for line in lines)
+    assert "aW50ZXJhY3Rpb246MTIz" not in captured.getvalue() and "/webhooks/123/<redacted>" in lines[0]["message"]
+    assert DISCORD not in captured.getvalue() and DISCORD.rsplit(".", 1)[1] not in captured.getvalue()
+    assert "Traceback" in lines[1]["exception"] and lines[1]["detail"] == MASK and lines[1]["level"] == "ERROR"
+
+
+def test_secrets_of_any_run_are_masked_by_their_shape(captured: io.StringIO) -> None:
+    logs.setup("DEBUG", "text", [], stream=captured)  # none known: the shapes alone
+    log = logging.getLogger("x")
+    log.info("telegram %s discord %s", TELEGRAM, DISCORD)
+    log.info("db postgresql://gamehost:hunter2-secret@db:5432/gamehost")
+    log.info("header Authorization: Bot abc.def.ghi, X-Telegram-Bot-Api-Secret-Token: s3cret-value")
+    text = captured.getvalue()
+    for secret in (TELEGRAM, DISCORD, "hunter2-secret", "abc.def.ghi", "s3cret-value"):
+        assert secret not in text, secret
+    assert "postgresql://gamehost:<redacted>@db:5432/gamehost" in text
+
+
+def test_ordinary_lines_stay_as_they_were(captured: io.StringIO) -> None:
+    logs.setup("DEBUG", "text", ["123456:STAND-IN"], stream=captured)
+    plain = ("lease owner vm:4242:deadbeef, at 127.0.0.1:5432, 2026-11-26 06:28:20,696, session 12:abc, "
+             "render.fonts.DroidSansFallbackFull.ttf, 100% done, %s kept")  # fmt: skip
+    logging.getLogger("x").warning(plain)
+    assert captured.getvalue().rstrip("\n").endswith(plain)
+
+
+def test_uncaught_exceptions_and_warnings_go_through_the_filter(captured: io.StringIO) -> None:
+    logs.setup("WARNING", "text", [TELEGRAM], stream=captured)
+    try:
+        raise KeyError(TELEGRAM)
+    except KeyError:
+        sys.excepthook(*sys.exc_info())
+    thread = threading.Thread(target=lambda: (_ for _ in ()).throw(OSError(f"no {TELEGRAM}")), name="worker")
+    thread.start()
+    thread.join()
+    import warnings
+
+    warnings.warn(f"careful with {TELEGRAM}", UserWarning, stacklevel=1)
+    text = captured.getvalue()
+    assert TELEGRAM not in text
+    assert "uncaught exception" in text and "KeyError" in text and "in worker" in text and "careful with" in text
+
+
+def test_the_settings_name_their_secrets_and_the_log_options_are_checked() -> None:
+    settings = Settings(telegram_token=TELEGRAM, discord_token=DISCORD, telegram_webhook_secret="hook-secret",
+                        db="postgresql://u:pg-password@h/db", log_format="JSON", log_level="debug")  # fmt: skip
+    assert set(settings.secrets) == {TELEGRAM, DISCORD, "hook-secret", "pg-password"}
+    assert (settings.log_format, settings.log_level) == ("json", "DEBUG")
+    assert Settings(db="games.db").secrets == []
+    with pytest.raises(ValueError, match="one of text, json"):
+        Settings(log_format="xml")
+    with pytest.raises(ValueError, match="one of DEBUG"):
+        Settings(log_level="LOUD")
