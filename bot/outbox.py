@@ -14,12 +14,13 @@ claims the rows that are due with a lease (`Storage.outbox_claim`: on PostgreSQL
 SKIP LOCKED`, so processes claiming at once take different rows; on SQLite one process) and
 sends them in the order of their channel's commits, skipping what was already sent, then
 deletes them. A row that fails again waits longer (doubling, on the host's clock, up to
-`MOST_BACKOFF`); a refusal that will not change (`Undeliverable`: the channel is gone, the bot
-may not post there) or a row older than `GIVE_UP` is dropped with an error in the log. A row
-whose replies were never written (its process died between the commit and the sending, or the
-command failed after committing) is sent as the session's board as it is now. The leases are
-renewed by each claim; a process that dies stops renewing, and another takes its rows over
-once they run out. The console prints what it is given and cannot fail: it has no publisher,
+`MOST_BACKOFF`, or as long as the platform said to wait); a refusal that will not change
+(`Undeliverable`: the channel is gone, the bot may not post there) or a row older than
+`GIVE_UP` is dropped with an error in the log. A row whose replies were never written (its
+process died between the commit and the sending, or the command failed after committing) is
+sent as the session's board as it is now. The leases are renewed by each claim; a process
+that dies stops renewing, and another takes its rows over once they run out. The console
+prints what it is given and cannot fail: it has no publisher,
 and its commits write no row.
 
 `backlog()` is how many rows are not delivered yet (for a metric).
@@ -36,6 +37,7 @@ import logging
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import fields
+from datetime import timedelta
 from typing import Any
 
 from bot.model import EVERYONE, Button, Everyone, Reply
@@ -65,6 +67,14 @@ class Undeliverable(Exception):
 
 def backoff(attempts: int) -> float:
     return min(MOST_BACKOFF, FIRST_BACKOFF * 2 ** min(attempts - 1, 30))
+
+
+def waiting(attempts: int, error: BaseException) -> float:
+    """Seconds before trying again: the back-off, or longer if the platform said how long to wait
+    (Telegram's RetryAfter carries `retry_after`, in seconds or as a timedelta)."""
+    told = getattr(error, "retry_after", None)
+    told = told.total_seconds() if isinstance(told, timedelta) else told
+    return max(backoff(attempts), float(told) if isinstance(told, int | float) else 0.0)
 
 
 def public(reply: Reply) -> bool:
@@ -157,9 +167,10 @@ class Outbox:
         except Undeliverable as error:
             log.error("%s refused the replies for good (%s); dropped", channel, error)
         except Exception as error:
-            log.warning("%s refused the replies (%s); trying again in %g s", channel, _said(error), backoff(1))
-            await self.store.outbox_hold(last, encode(replies), sent, 1, now + backoff(1), dropped)
-            self._due(now + backoff(1))
+            wait = waiting(1, error)
+            log.warning("%s refused the replies (%s); trying again in %g s", channel, _said(error), wait)
+            await self.store.outbox_hold(last, encode(replies), sent, 1, now + wait, dropped)
+            self._due(now + wait)
             return
         await self.store.outbox_done(keys)
 
@@ -297,10 +308,10 @@ class Outbox:
                           _said(error))  # fmt: skip
             else:
                 log.warning("%s refused outbox row %s again (%d tries: %s); trying again in %g s", row.channel,
-                            row.key, attempts, _said(error), backoff(attempts))  # fmt: skip
+                            row.key, attempts, _said(error), waiting(attempts, error))  # fmt: skip
                 await self.store.outbox_hold(row.key, encode(replies), sent, attempts,
-                                             now + backoff(attempts))  # fmt: skip
-                self._due(now + backoff(attempts))
+                                             now + waiting(attempts, error))  # fmt: skip
+                self._due(now + waiting(attempts, error))
                 return False
         await self.store.outbox_done([row.key])
         return True

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from bot.adapters.telegram import Telegram, TelegramOptions
-from tests.conftest import BOTH, Clock, close_table, open_table
+from tests.conftest import BOTH, Clock, close_table, open_table, until
 from tests.telegram.conftest import GROUP, World, make_world, session, two_player_nim
-from tests.telegram.standin import DROP, TOKEN, Call, failing
+from tests.telegram.standin import DROP, TOKEN, Call, failing, retry_after
 
 BACKENDS = BOTH
 
@@ -79,6 +79,26 @@ async def test_a_first_board_telegram_refused_is_posted_once(world: World, statu
     await api.say(world.alice, GROUP, "/take 1 1")  # the next move edits the board that was posted late
     [edit] = await api.wait(lambda: api.of("editMessageMedia", chat_id=GROUP))
     assert "Alice took 1" in edit.text and len(api.of("sendPhoto", chat_id=GROUP)) == 1
+
+
+async def test_a_429_past_the_limiters_retries_waits_as_telegram_said(tmp_path: Path, clock: Clock,
+                                                                      database: Path | str) -> None:  # fmt: skip
+    world = await make_world(tmp_path, clock, database, max_retries=0)  # the limiter passes a 429 on at once
+    api = world.api
+    try:
+        await two_player_nim(world, "3 4 5")
+        api.faults.append(retry_after({"editMessageMedia"}, count=1, seconds=7))
+        await api.say(world.alice, GROUP, "/take 1 2")
+        await api.wait(lambda: [c for c in api.calls if c.method == "editMessageMedia" and c.status == 429])
+        outbox = world.table.host.outbox
+        due = await until(lambda: outbox.next_due)  # once the refusal is kept
+        assert due - clock() >= 7  # not the 1 s back-off
+        api.flood.clear()  # (the stand-in's flood wait is on the machine's clock: it is over)
+        [edit] = await delivered(world, lambda: edits_saying(world, "Alice took 2"))
+        assert "Bob, your move." in edit.text and not api.early
+        await emptied(world)
+    finally:
+        await world.stop()
 
 
 async def test_a_board_still_owed_when_the_bot_stops_is_sent_by_the_next_one(tmp_path: Path, clock: Clock,
