@@ -3,7 +3,8 @@
 Tests push updates (a user types, presses a button, uses inline mode) and look at the
 calls the bot made. The bot's messages live here as Telegram would keep them: edits
 change them in place, and a press carries the message as it is now. Faults can be
-queued: `retry_after` answers 429 with a RetryAfter, as Telegram does under flood.
+queued: `retry_after` answers 429 with a RetryAfter, as Telegram does under flood; `failing`
+answers a 5xx, or drops the connection without an answer.
 
 It refuses what Telegram refuses (tests/telegram/refusals.py lists the documented limits:
 text and caption lengths after entity parsing, HTML Telegram cannot parse, inline keyboards
@@ -158,6 +159,13 @@ class BotAPI:
             return await self._refuse(call, 429, f"Too Many Requests: retry after {waiting}",
                                       {"parameters": {"retry_after": waiting}})  # fmt: skip
         fault = next((f for f in self.faults if method in f.methods and f.count > 0), None)
+        if fault is not None and fault.status == DROP:
+            fault.count -= 1
+            call.status, call.description = DROP, "connection dropped"
+            await self._record(call)
+            assert request.transport is not None
+            request.transport.abort()  # the connection breaks before any answer
+            return web.Response()
         if fault is not None:
             fault.count -= 1
             retry = (fault.body.get("parameters") or {}).get("retry_after")
@@ -498,6 +506,15 @@ class BotAPI:
 
 def _flood_key(params: dict[str, Any]) -> Any:
     return params.get("chat_id", "bot")
+
+
+DROP = 0  # a Fault's status: the connection is dropped without an answer
+
+
+def failing(methods: set[str], count: int, status: int) -> Fault:
+    """The next `count` calls of `methods` fail: a 5xx as Telegram answers it, or (`DROP`) a
+    connection dropped before any answer."""
+    return Fault(methods, count, status, {"error_code": status, "description": "Internal Server Error"})
 
 
 def retry_after(methods: set[str], count: int, seconds: int = 1) -> Fault:

@@ -7,6 +7,7 @@ import io
 import logging
 from typing import Any
 
+import aiohttp
 import discord
 
 from bot.model import Reply
@@ -102,5 +103,5 @@ async def edit(target: discord.PartialMessageable, message_id: int, **changes: A
         await target.get_partial_message(message_id).edit(**changes)
     except discord.NotFound:
         pass  # deleted by someone: nothing to tidy
-    except discord.HTTPException:
-        log.info("could not tidy message %s", message_id)
+    except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as error:
+        log.info("could not tidy message %s: %r", message_id, error)  # its own loss: the new one is posted

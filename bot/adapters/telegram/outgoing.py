@@ -164,10 +164,22 @@ class Sender:
         return await self._send_reply(int((reply.reader or "").partition(":")[2]), replace(reply, mentions=(),
                                                                                            board=False))
 
-    async def _show_board(self, origin: Origin, public: Public) -> None:
-        """The session's table message: edited in place (editMessageMedia), posted anew when
-        there is none yet, it cannot be edited, or someone typed /board."""
+    async def publish(self, chat_id: int, public: Public, ids: list[str]) -> None:
+        """A reply for everyone in the chat, from the host's outbox, raising when Telegram refuses
+        it: the messages in `ids` were sent already (a retry skips them); each new one's id is added
+        as Telegram answers (a board: its table message, then the ping of an edited one)."""
         reply = public.reply
+        if reply.board and reply.session is not None and reply.image is not None:
+            await self._show_board(Origin(chat_id), public, ids)
+        elif not ids:
+            sent = await self._post(chat_id, public)
+            ids.append(str(sent.message_id) if sent is not None else "")
+
+    async def _show_board(self, origin: Origin, public: Public, ids: list[str] | None = None) -> None:
+        """The session's table message: edited in place (editMessageMedia), posted anew when
+        there is none yet, it cannot be edited, or someone typed /board. `ids`: as `publish`'s."""
+        reply = public.reply
+        ids = [] if ids is None else ids
         chat_id, session = origin.chat_id, reply.session or 0
         target = reply.mentions[0] if reply.mentions else None
         tr = self._tr(reply)
@@ -179,23 +191,25 @@ class Sender:
         caption = _fit_html(caption, CAPTION_MAX)
         markup = self._keyboard(reply.buttons)
         board = await self._board(chat_id)
-        if board is not None and board.session == session and not origin.fresh_board:
+        if not ids and board is not None and board.session == session and not origin.fresh_board:
             media = InputMediaPhoto(InputFile(reply.image, filename=reply.image_name, attach=True), caption=caption,
                                     parse_mode=ParseMode.HTML)  # fmt: skip
             try:
                 await self.app.bot.edit_message_media(media, chat_id=chat_id, message_id=board.message_id,
                                                       reply_markup=markup)  # fmt: skip
-                edited = True
+                ids.append(str(board.message_id))
             except BadRequest as e:
-                edited = "not modified" in str(e).lower()
-                if not edited:
+                if "not modified" in str(e).lower():
+                    ids.append(str(board.message_id))
+                else:
                     log.info("editing the board in %s failed (%s); posting it anew", chat_id, e)
-            if edited:
-                if target is not None and target != board.pinged:
-                    await self._ping(board, chat_id, target, reply.names, tr)
-                return
+        if ids:  # edited (now or by an earlier try): an edit notifies nobody, so the player is pinged
+            if board is not None and target is not None and target != board.pinged:
+                await self._ping(board, chat_id, target, reply.names, tr)
+            return
         sent = await self._post(chat_id, Public(replace(reply, text="")), caption_html=caption)
-        if sent is not None:
+        if sent is not None:  # posted anew: its caption pings
+            ids.append(str(sent.message_id))
             await self._keep_board(chat_id, BoardMessage(session, sent.message_id, pinged=target))
 
     async def _board(self, chat_id: int) -> BoardMessage | None:
