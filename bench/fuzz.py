@@ -53,7 +53,7 @@ import render
 from bot import table
 from bot.host import Host
 from bot.info import replay
-from bot.model import CONSOLE, DISCORD, TELEGRAM, Event, Reply, User
+from bot.model import CONSOLE, DISCORD, TELEGRAM, Event, Everyone, NotSecret, Private, Reply, User
 from bot.session import SessionStatus
 from bot.storage import open_storage
 from engines.checkers.board import TIP_DISTANCE
@@ -202,6 +202,8 @@ def check_replies(found: Findings, replies: Any, origin: Callable[[], str]) -> N
             continue
         if not (reply.text or reply.image):
             found.bad("empty reply", origin())
+        if not isinstance(reply.audience, Everyone | NotSecret | Private) or reply.reader == "":
+            found.bad("a reply for nobody in particular", origin() + " -> " + repr(reply.audience))
         try:
             reply.text.encode("utf-8")
             for b in reply.buttons:

@@ -11,11 +11,16 @@ import logging
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from PIL import Image
 
+from bot import clean
 from bot.clean import NAME_MAX, QUOTE_MAX
 from bot.commands import MAX_TEXT
 from bot.model import Private, User
+from render.text import draw_text
 from tests.conftest import ALICE, BOB, Clock, Table, close_table, open_table
+from tests.hostile import hostile_names
 
 BREAKING = "\n\r\x1c\x1d\x1e\x85\u2028\u2029\x00\x7f\ud800"
 BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
@@ -147,3 +152,16 @@ async def test_a_command_that_is_too_long_gets_one_line(table: Table, typed: str
 
 async def test_long_chat_that_is_no_command_is_left_alone(table: Table) -> None:
     assert await table.say(ALICE, "hello " * 1000) == []
+
+
+@settings(max_examples=150, deadline=None)
+@given(hostile_names())
+def test_any_name_once_cleaned_is_one_line_that_draws(shown: str) -> None:
+    """Whatever someone is called (the hostile alphabet: controls, separators, bidi overrides, lone
+    surrogates, emoji sequences, over-long names), the cleaned name is one line of at most
+    NAME_MAX characters that can be sent and drawn."""
+    cleaned = clean.name(shown)
+    assert cleaned and len(cleaned) <= NAME_MAX and cleaned == cleaned.strip()
+    assert not clean.BREAKING.search(cleaned) and not clean.BIDI.search(cleaned)
+    cleaned.encode("utf-8")
+    draw_text(Image.new("RGB", (400, 60), "white"), (4, 40), cleaned, 20)

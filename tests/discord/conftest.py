@@ -32,7 +32,7 @@ class Bot:
     discord: DiscordBot
 
     async def stop(self) -> None:
-        await asyncio.wait_for(self.discord.stop(), 20)
+        await asyncio.wait_for(self.discord.stop(), 60)
         await self.host.stop()
         self.ai.close()
         await self.store.close()
@@ -56,7 +56,7 @@ async def start_bot(
                      guild_ready_timeout=0.05)  # fmt: skip
     await host.start()
     await bot.start()
-    await asyncio.wait_for(bot.ready.wait(), 20)
+    await asyncio.wait_for(bot.ready.wait(), 60)
     return Bot(fake, store, ai, host, bot)
 
 

@@ -165,7 +165,7 @@ async def test_a_transient_failure_at_start_is_tried_again_with_back_off(fake: F
 
     try:
         await startup.start(bot, attempts=5, sleep=sleep)
-        await asyncio.wait_for(bot.ready.wait(), 20)
+        await asyncio.wait_for(bot.ready.wait(), 60)
         assert waited == [1.0, 2.0]
         channel = first_channel(fake)
         await run(fake, ALICE, "nim solo", channel)
