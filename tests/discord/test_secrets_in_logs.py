@@ -43,7 +43,7 @@ async def test_a_rejected_token_at_debug_is_not_logged_nor_printed(fake: FakeDis
     async with gamehost(tmp_path, "--log-level", "DEBUG", DISCORD_TOKEN=wrong, **endpoints(fake)) as bot:
         code = await bot.process.wait()
     logs = bot.logs
-    assert code == 1 and "gamehost: Discord refused the token (DISCORD_TOKEN)" in logs, logs[-2000:]
+    assert code == 1 and "\ngamehost: Discord refused the token (DISCORD_TOKEN)\n" in logs, logs[-2000:]
     assert_no_secret(logs, wrong)
     assert "/users/@me" in logs  # the refused call was logged
 

@@ -59,7 +59,7 @@ async def test_a_rejected_token_at_debug_is_not_logged_nor_printed(tmp_path) -> 
         logs = bot.logs
     finally:
         await api.stop()
-    assert code == 1 and "gamehost: Telegram refused the token (TELEGRAM_TOKEN)" in logs, logs[-2000:]
+    assert code == 1 and "\ngamehost: Telegram refused the token (TELEGRAM_TOKEN)\n" in logs, logs[-2000:]
     assert_no_secret(logs, wrong, wrong.partition(":")[2])
     assert "getMe" in logs and MASK in logs  # it was logged, masked
 
