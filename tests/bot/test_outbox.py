@@ -246,6 +246,7 @@ async def test_a_commit_whose_replies_were_never_built_shows_the_board(database:
         await close_table(table)
 
 
+@pytest.mark.backends("postgres")  # a SQLite file is for one process
 async def test_two_processes_show_a_waiting_row_once(database: Path | str, clock: Clock) -> None:
     platform = Platform()  # one platform both processes speak to
     first = await a_table(database, clock, platform)

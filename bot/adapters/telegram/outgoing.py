@@ -174,7 +174,7 @@ class Sender:
         elif not ids:
             sent = await self._post(chat_id, public)
             ids.append(str(sent.message_id) if sent is not None else "")
-        if reply.over and reply.session is not None:  # the game is over: its last ping goes
+        if reply.over and reply.session is not None:  # the game ended: its last ping goes (as in `send`)
             await self._unping(chat_id, reply.session)
 
     async def _show_board(self, origin: Origin, public: Public, ids: list[str] | None = None) -> None:
