@@ -132,7 +132,8 @@ class Autoplay:
         store = self.core.store
         try:
             if await store.claim_session(session_id, self.owner, self.lease):  # else another process plays
-                played = await self._play_ai_turns(session_id)
+                async with self.core.owed.collect():  # what the bots' moves owe the channel
+                    played = await self._play_ai_turns(session_id)
                 await store.release(self.owner, [session_id])
                 if store.shared and played:  # a move another process committed meanwhile found it held
                     self._recheck.add(session_id)
@@ -260,7 +261,7 @@ class Autoplay:
                 continue
             self._expiring.add(session_id)
             try:
-                async with core.lock(due.channel):
+                async with core.lock(due.channel), core.owed.collect():
                     session = await core.store.get(session_id)
                     if session is None or session.version != due.version:
                         continue

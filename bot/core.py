@@ -22,11 +22,26 @@ from bot.i18n import LANGUAGES, Translator, t, translator
 from bot.languages import Languages
 from bot.model import Event, NotSecret, Private, Reply, User
 from bot.pictures import Pictures
-from bot.session import Change, Seat, Session, SessionStatus
+from bot.session import Change, Notice, Seat, Session, SessionStatus
 from bot.storage import PLACE, Storage
 from engines.base import Game, Msg, Refusal
 
 WORD = re.compile(r"[^\W_]{1,32}")  # a title that may be typed as a command word: letters, no space
+
+
+class Owed:
+    """What a commit owes its channel: an outbox row written with it (`bot.outbox.Outbox`, which
+    the host sets); this one owes nothing."""
+
+    def notice(self, channel: str) -> Notice | None:
+        return None
+
+    def committed(self, notice: Notice) -> None:
+        pass
+
+    def collect(self) -> contextlib.AbstractAsyncContextManager[Any]:
+        """Around a piece of work whose commits' rows `settle` takes."""
+        return contextlib.nullcontext()
 
 
 @dataclass
@@ -43,6 +58,7 @@ class Core:
     lobby_seconds: int
     # Told of every committed session (AI turns and timers look at it); set by the host.
     changed: Callable[[Session], None] = lambda session: None
+    owed: Owed = field(default_factory=lambda: Owed())  # what commits owe their channel: the host's outbox
     locks: defaultdict[str, asyncio.Lock] = field(default_factory=lambda: defaultdict(asyncio.Lock))
     game_words: dict[str, str] = field(init=False)  # every word that names a game -> the game's name
 
@@ -61,7 +77,12 @@ class Core:
         that ended is rated in that transaction too (the store rates the results it writes)."""
         session.updated_at = self.clock()
         session.bot_turn = bot_to_move(self.game_of(session), session)
+        notice = self.owed.notice(session.channel)
+        if notice is not None:
+            change = replace(change, notice=notice) if change is not None else Change(notice=notice)
         await self.store.save(session, change)
+        if notice is not None:
+            self.owed.committed(notice)
         self.changed(session)
 
     async def create(self, r: Request, game: Game, options: dict[str, Any], seats: list[Seat],
@@ -73,7 +94,10 @@ class Core:
             seed=secrets.randbits(62), seats=seats, starter=r.user.id, turn_seconds=turn_seconds, created_at=now,
             updated_at=now, deadline=now + self.lobby_seconds,
         )  # fmt: skip
-        created = await self.store.create(session)
+        notice = self.owed.notice(session.channel)
+        created = await self.store.create(session, notice)
+        if notice is not None:
+            self.owed.committed(notice)
         if r.event.place is not None:  # where "here" leaderboards count the channel's games
             await self.store.set_setting(r.event.channel, PLACE, r.event.place)
         return created

@@ -26,12 +26,14 @@ from bot import clean, info, ladder, metrics, play, table
 from bot.ai import AIRunner
 from bot.autoplay import LEASE, Autoplay
 from bot.commands import Command, ParseError
-from bot.core import Core, Request, in_language, notice, secret
+from bot.core import Core, Request, in_language, notice, secret, title
 from bot.i18n import Translator, t, translator
 from bot.languages import CHANNEL_KEY, Languages
 from bot.model import Event, Reply
+from bot.outbox import Outbox, Publish, public
 from bot.pictures import Pictures
-from bot.session import ChannelBusy, Conflict, Session, SessionStatus
+from bot.replies import board, lobby
+from bot.session import ChannelBusy, Conflict, Outgoing, Session, SessionStatus
 from bot.storage import Storage, StorageUnavailable
 from engines.base import JSON, Refusal
 from render import draw as draw_picture
@@ -98,6 +100,9 @@ class Host:
         self.words = self.core.game_words
         self.autoplay = Autoplay(self.core, self._deliver, lease_seconds, platforms=self._outboxes.keys)
         self.core.changed = self.autoplay.changed
+        # What each commit owes its channel, sent at least once (the platforms that publish through it).
+        self.outbox = Outbox(store, clock, self.autoplay.owner, lease_seconds, self._regenerate, self.core.lock)
+        self.core.owed = self.outbox
 
     @property
     def ai(self) -> AIRunner:
@@ -114,10 +119,15 @@ class Host:
         return self.core.pictures
 
     # --- life cycle ---------------------------------------------------------------
-    def attach(self, platform: str, deliver: Deliver) -> None:
+    def attach(self, platform: str, deliver: Deliver, publish: Publish | None = None) -> None:
         """Where replies nobody asked for right now (AI moves, timeouts) go, by channel prefix.
-        This process takes on timers and bots' turns in the channels of the platforms attached."""
+        This process takes on timers and bots' turns in the channels of the platforms attached.
+        `publish`: how the platform shows a public reply, raising when it refuses it; given, what
+        commits owe that platform's channels goes through the outbox (`bot.outbox`)."""
         self._outboxes[platform] = deliver
+        if publish is not None:
+            self.outbox.publishers[platform] = publish
+            self.outbox.wake()
         self.autoplay.wake()
 
     async def start(self) -> None:
@@ -125,10 +135,12 @@ class Host:
         self.autoplay.spawn(self.ai.warm_up())
         self.autoplay.spawn(self.pictures.warm_up())
         await ladder.catch_up(self.store)  # games whose rating failed when they ended (logged then)
+        self.outbox.start()  # first: what a stopped process still owed the channels
         await self.autoplay.start()
 
     async def stop(self) -> None:
         await self.autoplay.stop()
+        await self.outbox.stop()
 
     async def idle(self) -> None:
         """Wait until no AI is thinking (tests and benchmarks use this)."""
@@ -245,11 +257,11 @@ class Host:
         if isinstance(command, ParseError):
             refused = notice(event.user, await self._reader(event), clean.quoting(command.reason, text))
             return await _respond(respond, [refused])
-        async with self.core.locks[event.channel]:
+        async with self.core.locks[event.channel], self.outbox.collect():
             try:
                 async with self.store.exclusive(event.channel):  # and no other process in this channel
                     replies = await self._run(event, command, button, text)
-                    await _respond(respond, replies)
+                    await self._answer(event.channel, replies, respond)
             except StorageUnavailable as error:
                 log.warning("storage unavailable in %s: %s", event.channel, error)
                 tr = self.languages.spoken(event)  # asking the store for languages would fail too
@@ -307,7 +319,37 @@ class Host:
             raise Refusal("host.no_game" if session is None else "host.not_now", command=r.command.word)
         raise Refusal("host.unknown_command", command=r.command.word)
 
+    async def _answer(self, channel: str, replies: list[Reply], respond: Respond | None) -> None:
+        """What the channel is owed after the command's commits goes through the outbox, after the
+        rest goes to `respond` (which acknowledges the command: a button's spinner stops); when it
+        committed nothing, everything to `respond`."""
+        if not self.outbox.owing():
+            await _respond(respond, replies)
+            return
+        await _respond(respond, [r for r in replies if not public(r)])
+        await self.outbox.settle(channel, [r for r in replies if public(r)])
+
+    async def _regenerate(self, row: Outgoing) -> list[Reply]:
+        """An outbox row without its replies: the session as it is now."""
+        session = await self.store.get(row.session_id) if row.session_id is not None else None
+        if session is None:
+            return []
+        tr = await self.languages.channel(session.channel)
+        if session.state is not None:
+            said = await board(self.core, session, tr, [])
+        elif session.status == SessionStatus.LOBBY:
+            starter = session.seats[0].name if session.seats else ""
+            game = title(self.games[session.game])
+            said = lobby(session, tr, t("host.table_opened", name=starter, game=game))
+        else:
+            return []
+        return in_language([said], tr)
+
     async def _deliver(self, channel: str, replies: list[Reply]) -> None:
+        if await self.outbox.settle(channel, [r for r in replies if public(r)]):
+            replies = [r for r in replies if not public(r)]
+            if not replies:
+                return
         deliver = self._outboxes.get(channel.partition(":")[0])
         if deliver is None:
             log.warning("no adapter for %s; dropped %d replies", channel, len(replies))

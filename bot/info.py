@@ -105,7 +105,7 @@ async def record(core: Core, r: Request) -> list[Reply]:
     game = core.game_of(session)
     header = r.tr(t("host.record_header", game=title(game), players=vs(session, r.tr), count=len(moves)))
     body = " · ".join(f"{m.ply + 1}. {m.move}" for m in moves) or r.tr(t("host.record_empty"))
-    return [Reply(f"{header}\n{body}", audience=EVERYONE)]
+    return [Reply(f"{header}\n{body}", document="record.txt", audience=EVERYONE)]
 
 
 async def replay_at(core: Core, r: Request) -> list[Reply]:

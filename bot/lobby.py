@@ -189,7 +189,8 @@ async def cancel(core: Core, r: Request) -> list[Reply]:
             raise Refusal("host.cancel_after_moves")
     session.status, session.deadline = SessionStatus.CANCELLED, None
     await core.commit(session)
-    return [Reply(r.tr(t("host.cancelled", name=r.user.name, game=title(core.game_of(session)))), audience=EVERYONE)]
+    said = r.tr(t("host.cancelled", name=r.user.name, game=title(core.game_of(session))))
+    return [Reply(said, session=session.id, over=True, audience=EVERYONE)]
 
 
 async def rematch(core: Core, r: Request) -> list[Reply]:

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import signal
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -119,7 +120,16 @@ def main(argv: list[str] | None = None) -> None:
         with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how people stop it
             asyncio.run(run(settings))
     except (StartFailed, StorageUnavailable) as error:
+        _let_threads_finish()  # their last log lines first, so the one line stays whole and last
         sys.exit(logs.clean(f"gamehost: {error}"))
+
+
+def _let_threads_finish(timeout: float = 5.0) -> None:
+    """Wait (briefly) for the threads still running, such as aiosqlite's after its database was
+    closed: one logs its last line after the close has returned, and would cut into ours."""
+    for thread in threading.enumerate():
+        if thread is not threading.current_thread() and not thread.daemon:
+            thread.join(timeout)
 
 
 def _setting_error(error: Any) -> str:

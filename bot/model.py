@@ -73,6 +73,10 @@ class Reply:
     image_name: str = "board.png"
     buttons: tuple[Button, ...] = ()
     board: bool = False  # the session's board message (adapters may edit it in place)
+    over: bool = False  # the session (`session`) ended with this reply: adapters tidy what was its (a ping)
+    # A file name ("record.txt"): where the text does not fit one message, the adapter sends it whole
+    # as a text file of this name, with its first line as the message (a long game's record).
+    document: str | None = None
     text_board: str | None = None  # the board as text, for the console
     mentions: tuple[str, ...] = ()  # user ids to ping (the player to move)
     session: int | None = None

@@ -78,17 +78,29 @@ async def board(
         core, game, view, context(session, to_move, outcome, tr, overlay), tr, "\n".join(text), board=True,
         session=session.id, buttons=_board_buttons(session, tr, game, state, to_move) if buttons else (),
         mentions=mentions, names=_names(session, mentions), audience=EVERYONE,
+        over=session.status in (SessionStatus.FINISHED, SessionStatus.CANCELLED),
     )  # fmt: skip
 
 
 async def after_move(core: Core, session: Session, tr: Translator, lines: Iterable[Msg]) -> list[Reply]:
-    """The board after a move, and in hidden-hand games the hands of the one who moved and
-    the one to move now, each privately."""
+    """The board after a move, and in hidden-hand games the hands of the one who moved, of the
+    one to move now, and of everyone whose hand the move changed (a redeal after all passed),
+    each privately, at once."""
     concerned: set[int] = set()
-    if core.game_of(session).hidden_hands and session.status == SessionStatus.PLAYING:
+    game = core.game_of(session)
+    if game.hidden_hands and session.status == SessionStatus.PLAYING:
         moves = await core.store.moves(session.id or 0)
-        concerned = {moves[-1].seat} if moves else {s.seat for s in session.seats}
+        if moves:
+            concerned = {moves[-1].seat} | _hands_changed(game, session, moves[-1].state_before, tr)
+        else:
+            concerned = {s.seat for s in session.seats}
     return await _with_hands(core, session, tr, lines, concerned)
+
+
+def _hands_changed(game: Game, session: Session, before: Any, tr: Translator) -> set[int]:
+    """The seats whose own view (what only they see) differs before and after the last move."""
+    old, new = game.from_json(before), game.from_json(session.state)
+    return {s.seat for s in session.seats if game.private_lines(old, s.seat, tr) != game.private_lines(new, s.seat, tr)}
 
 
 async def after_begin(core: Core, session: Session, tr: Translator, lines: Iterable[Msg]) -> list[Reply]:

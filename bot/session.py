@@ -131,6 +131,19 @@ class Result:
     role: str | None = None  # the seat's part where the game gives parts (`Game.roles`)
 
 
+@dataclass(frozen=True)
+class Notice:
+    """A row of the outbox written with a commit: the channel is owed what the host says about
+    it. Held by `owner` (the committing process) for `lease` seconds while the host builds and
+    sends the replies (`bot.outbox`); its owner gone, another process sends the board instead."""
+
+    key: str
+    channel: str
+    owner: str
+    lease: float
+    due: float  # on the host's clock: now
+
+
 @dataclass
 class Change:
     """What one write does besides saving the session row and its seats."""
@@ -138,6 +151,25 @@ class Change:
     move: MoveRow | None = None
     drop_moves_from: int | None = None  # undo / restart: forget moves from this ply on
     results: Sequence[Result] = field(default_factory=tuple)
+    notice: Notice | None = None  # what the channel is owed for this commit (`bot.outbox`)
+
+
+@dataclass
+class Outgoing:
+    """An outbox row as a deliverer claimed it: the public replies owed to `channel` (JSON; None
+    while the process that committed still builds them, or if it died first), and what of them
+    the platform already took (per reply, the ids of the messages it made)."""
+
+    seq: int
+    key: str
+    channel: str
+    session_id: int | None
+    replies: str | None
+    sent: list[dict[str, Any]]
+    attempts: int
+    due: float
+    created_at: float
+    lease_owner: str | None = None
 
 
 class ChannelBusy(Exception):

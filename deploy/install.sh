@@ -34,7 +34,10 @@ find "$BUILD" -name __pycache__ -prune -exec rm -rf {} +
 pip install --quiet --no-deps --no-build-isolation "$BUILD"
 
 pip check
-"$PREFIX/bin/python" - <<'PY'
+# The checks see only what was installed: isolated mode (no current directory, no PYTHONPATH on
+# the path), run from the new virtualenv's directory.
+cd "$PREFIX"
+"$PREFIX/bin/python" -I - <<'PY'
 import sys
 from importlib.resources import files
 

@@ -1,7 +1,7 @@
 """One gamehost host in a process of its own, driven through JSON lines: the several-processes
 test runs two of these on one PostgreSQL database.
 
-    python -m tests.hostproc URL --lease 3 [--stuck-ai]
+    python -m tests.hostproc URL --lease 3 [--stuck-ai] [--publish ok|stuck]
 
 In (stdin), one object a line, each handled at once (several at a time, as a platform's
 events are): {"id": 1, "channel": "console:c1", "user": "alice", "text": "/nim start"}, or
@@ -9,7 +9,10 @@ events are): {"id": 1, "channel": "console:c1", "user": "alice", "text": "/nim s
 Out (stdout): {"ready": pid}; {"id": 1, "replies": [{"text", "buttons", "reader"}]} when the
 host has answered; {"delivered": channel, "texts": [...]} for what the host said unasked (a
 bot's move, a timeout). `--stuck-ai`: the bots of this process think forever (so it holds
-their turns until it dies). Pictures are not drawn: the test reads only text.
+their turns until it dies). `--publish`: channels "shown:..." are on a platform that publishes
+through the outbox: {"published": channel, "text": ...} for each public reply it shows (`ok`),
+or one that never answers (`stuck`: the process holds its outbox rows until it dies). Pictures
+are not drawn: the test reads only text.
 """
 
 from __future__ import annotations
@@ -61,7 +64,7 @@ def shown(replies: list[Reply]) -> list[dict[str, Any]]:
                                                                    for b in r.buttons]} for r in replies]  # fmt: skip
 
 
-async def main(url: str, lease: float, stuck_ai: bool) -> None:
+async def main(url: str, lease: float, stuck_ai: bool, publishing: str | None) -> None:
     clock = Clock()
     store = await open_storage(url)
     host = Host(store, StuckAI(0) if stuck_ai else AIRunner(0), clock=clock, lease_seconds=lease,
@@ -71,6 +74,15 @@ async def main(url: str, lease: float, stuck_ai: bool) -> None:
         out({"delivered": channel, "texts": [r.text for r in replies]})
 
     host.attach("console", deliver)
+
+    async def publish(channel: str, reply: Reply, ids: list[str]) -> None:
+        if publishing == "stuck":
+            await asyncio.Event().wait()
+        out({"published": channel, "text": reply.text})
+        ids.append("1")
+
+    if publishing is not None:
+        host.attach("shown", deliver, publish)
     await host.start()
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
@@ -102,5 +114,6 @@ if __name__ == "__main__":
     parser.add_argument("url")
     parser.add_argument("--lease", type=float, default=3.0)
     parser.add_argument("--stuck-ai", action="store_true")
+    parser.add_argument("--publish", choices=["ok", "stuck"])
     arguments = parser.parse_args()
-    asyncio.run(main(arguments.url, arguments.lease, arguments.stuck_ai))
+    asyncio.run(main(arguments.url, arguments.lease, arguments.stuck_ai, arguments.publish))

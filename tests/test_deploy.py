@@ -136,7 +136,7 @@ def test_the_image_install_steps_give_a_gamehost_that_plays(tmp_path: Path) -> N
     checkout = set(ROOT.iterdir())
     env = {**os.environ, "PYTHON": sys.executable, "PIP_NO_COMPILE": "1", "PIP_NO_INPUT": "1"}
     done = subprocess.run(["sh", str(DEPLOY / "install.sh"), str(prefix), str(ROOT)], env=env, capture_output=True,
-                          text=True, timeout=600)  # fmt: skip
+                          text=True, timeout=600, cwd=ROOT)  # fmt: skip (run from the checkout: it must not count)
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"gamehost installed in {prefix}" in done.stdout
     assert set(ROOT.iterdir()) == checkout, "install.sh left files in the checkout"

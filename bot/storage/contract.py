@@ -49,7 +49,18 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.ratings import Skill
-from bot.session import Change, ChannelBusy, Conflict, MoveRow, Offer, Seat, Session, SessionStatus
+from bot.session import (
+    Change,
+    ChannelBusy,
+    Conflict,
+    MoveRow,
+    Notice,
+    Offer,
+    Outgoing,
+    Seat,
+    Session,
+    SessionStatus,
+)
 from engines.base import Outcome
 
 __all__ = ["PLACE", "ChannelBusy", "Conflict", "Redeemed", "Storage", "StorageUnavailable", "Throttle"]
@@ -163,8 +174,9 @@ class Storage(Ratings):
 
     # --- sessions -----------------------------------------------------------------
     @abstractmethod
-    async def create(self, session: Session) -> Session:
-        """Insert a new session (its id set); `ChannelBusy` if the channel has an active one."""
+    async def create(self, session: Session, notice: Notice | None = None) -> Session:
+        """Insert a new session (its id set), and `notice`'s outbox row; `ChannelBusy` if the
+        channel has an active one."""
 
     @abstractmethod
     async def save(self, session: Session, change: Change | None = None) -> None:
@@ -223,6 +235,47 @@ class Storage(Ratings):
     @abstractmethod
     async def release(self, owner: str, session_ids: Sequence[int] | None = None) -> None:
         """Give up `owner`'s leases on `session_ids` (None: all of them)."""
+
+    # --- the outbox: what channels are owed after a commit (`bot.outbox`) ----------------
+    # A row is written by `save`/`create` with a `Notice` (held by its committer), then either
+    # deleted once sent (`outbox_done`) or kept with its replies for a deliverer (`outbox_hold`).
+    @abstractmethod
+    async def outbox_claim(self, now: float, owner: str, lease: float, platforms: Sequence[str] | None = None,
+                           most: int = 100) -> list[Outgoing]:  # fmt: skip
+        """Rows due by `now` (the host's clock) that no other live process holds and that are first
+        in their channel (no older row of it waits or is held by another), in channels of
+        `platforms` (None: all): each now held by `owner` for `lease` seconds, oldest first."""
+
+    @abstractmethod
+    async def outbox_ahead(self, channel: str, key: str) -> bool:
+        """Whether an older row of `channel` than `key`'s is still waiting."""
+
+    @abstractmethod
+    async def outbox_done(self, keys: Sequence[str]) -> None:
+        """Delete these rows: sent, or owed nothing after all."""
+
+    @abstractmethod
+    async def outbox_hold(self, key: str, replies: str, sent: list[dict[str, Any]], attempts: int, due: float,
+                          dropped: Sequence[str] = ()) -> None:  # fmt: skip
+        """Keep `key`'s row for a deliverer with its `replies` (JSON), what of them was `sent`, its
+        failed `attempts`, not before `due`, its lease given up; delete the `dropped` rows (of the
+        same commands, which `replies` covers), in one transaction."""
+
+    @abstractmethod
+    async def outbox_progress(self, key: str, sent: list[dict[str, Any]]) -> None:
+        """Record what of `key`'s replies the platform took (per reply, its message ids)."""
+
+    @abstractmethod
+    async def outbox_next(self, now: float) -> float | None:
+        """When the soonest row not due by `now` will be (None: none waits)."""
+
+    @abstractmethod
+    async def outbox_backlog(self) -> int:
+        """How many rows are not delivered yet (a metric reads this)."""
+
+    @abstractmethod
+    async def outbox_release(self, owner: str) -> None:
+        """Give up `owner`'s leases on outbox rows."""
 
     # --- moves, results, settings ---------------------------------------------------
     @abstractmethod

@@ -22,7 +22,7 @@ import sqlite3
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from bot.session import Change, Session
+from bot.session import Change, Notice, Session
 from bot.storage.contract import dump, offer_outcome
 
 UPDATE = ("UPDATE sessions SET status=?, options=?, seed=?, state=?, version=?, deadline=?, offer=?, outcome=?,"
@@ -33,8 +33,12 @@ SEATS = ("INSERT INTO seats (session_id, seat, user_id, name, handle, ai_level, 
          " away=excluded.away, accepted=excluded.accepted")  # fmt: skip
 DROP_MOVES = "DELETE FROM moves WHERE session_id=? AND ply>=?"
 MOVE = "INSERT INTO moves (session_id, ply, seat, move, by_ai, state_before, at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+NOW = "((julianday('now') - 2440587.5) * 86400.0)"  # the lease clock: seconds since 1970
+NOTICE = ("INSERT INTO outbox (key, channel, session_id, due, created_at, lease_owner, lease_until)"
+          f" VALUES (?, ?, ?, ?, ?, ?, {NOW} + ?)")  # fmt: skip
 
-Rows = tuple[tuple[Any, ...], list[tuple[Any, ...]] | None, tuple[Any, ...] | None, tuple[Any, ...] | None]
+Row = tuple[Any, ...]
+Rows = tuple[Row, list[Row] | None, Row | None, Row | None, Row | None]
 MOST = 16  # saves in one transaction: 100 at once held the event loop 20-30 ms after their commit
 Outcome = bool | sqlite3.Error  # True: written; False: a stale version (nothing written); else its error
 
@@ -53,12 +57,19 @@ def rows_of(session: Session, change: Change) -> Rows:
     drop = (session.id, change.drop_moves_from) if change.drop_moves_from is not None else None
     m = change.move
     move = None if m is None else (session.id, m.ply, m.seat, m.move, int(m.by_ai), json.dumps(m.state_before), m.at)
-    return update, seats, drop, move
+    return update, seats, drop, move, notice_row(session, change.notice)
+
+
+def notice_row(session: Session, notice: Notice | None) -> Row | None:
+    """The outbox row a commit writes (`NOTICE`'s parameters), if it owes the channel a message."""
+    if notice is None:
+        return None
+    return (notice.key, notice.channel, session.id, notice.due, notice.due, notice.owner, notice.lease)
 
 
 def write(conn: sqlite3.Connection, rows: Rows) -> bool:
     """One save, inside a transaction; False (and nothing written) when the version is stale."""
-    update, seats, drop, move = rows
+    update, seats, drop, move, notice = rows
     if conn.execute(UPDATE, update).rowcount != 1:
         return False
     if seats is not None:
@@ -67,6 +78,8 @@ def write(conn: sqlite3.Connection, rows: Rows) -> bool:
         conn.execute(DROP_MOVES, drop)
     if move is not None:
         conn.execute(MOVE, move)
+    if notice is not None:
+        conn.execute(NOTICE, notice)
     return True
 
 

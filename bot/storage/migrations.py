@@ -8,7 +8,7 @@ the missing ones under a lock (SQLite's write lock, a PostgreSQL advisory lock) 
 reading the version again inside it, so two processes starting together migrate once.
 
 Never edit a migration that has shipped: append one. (3, the ratings, shipped first, on
-SQLite alone, before the leases; so the leases are 4.) Adding a table is one migration
+SQLite alone, before the leases; so the leases are 4; the outbox is 6.) Adding a table is one migration
 here, the contract's methods (`bot.storage.contract`) and both implementations.
 """
 
@@ -291,6 +291,43 @@ MIGRATIONS: list[Migration] = [
                     FROM sessions AS s WHERE s.channel = the_channel AND s.status IN ('lobby', 'playing')) AS x);
         END
         $$;
+        """,
+    ),
+    Migration(
+        "the outbox: what a channel is owed after a commit, written with it, sent at least once (bot.outbox)",
+        """
+        CREATE TABLE outbox (
+            seq INTEGER PRIMARY KEY,
+            key TEXT NOT NULL UNIQUE,
+            channel TEXT NOT NULL,
+            session_id INTEGER,
+            replies TEXT,
+            sent TEXT NOT NULL DEFAULT '[]',
+            attempts INTEGER NOT NULL DEFAULT 0,
+            due REAL NOT NULL,
+            created_at REAL NOT NULL,
+            lease_owner TEXT,
+            lease_until REAL
+        );
+        CREATE INDEX outbox_by_channel ON outbox(channel, seq);
+        CREATE INDEX outbox_by_due ON outbox(due);
+        """,
+        """
+        CREATE TABLE outbox (
+            seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            key TEXT NOT NULL UNIQUE,
+            channel TEXT NOT NULL,
+            session_id BIGINT,
+            replies TEXT,
+            sent TEXT NOT NULL DEFAULT '[]',
+            attempts INTEGER NOT NULL DEFAULT 0,
+            due DOUBLE PRECISION NOT NULL,
+            created_at DOUBLE PRECISION NOT NULL,
+            lease_owner TEXT,
+            lease_until DOUBLE PRECISION
+        );
+        CREATE INDEX outbox_by_channel ON outbox(channel, seq);
+        CREATE INDEX outbox_by_due ON outbox(due);
         """,
     ),
 ]

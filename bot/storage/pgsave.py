@@ -1,5 +1,5 @@
 """A save on PostgreSQL in one round trip: the session's UPDATE with its version check, and its
-seats, dropped moves and new move written only when that UPDATE found the row, as one statement
+seats, dropped moves, new move and outbox row written only when that UPDATE found the row, as one statement
 (a CTE), which is its own transaction: no BEGIN and COMMIT trips. Saves with results (a game
 rated in the transaction) are written by the store in a transaction, as before."""
 
@@ -41,8 +41,17 @@ def one_statement(session: Session, change: Change) -> tuple[str, list[Any]]:
         params += [m.ply, m.seat, m.move, m.by_ai, json.dumps(m.state_before), m.at]
         sql.append(", m AS (INSERT INTO moves (session_id, ply, seat, move, by_ai, state_before, at)"
                    f" SELECT id, ${n + 1}, ${n + 2}, ${n + 3}, ${n + 4}, ${n + 5}, ${n + 6} FROM u)")  # fmt: skip
+    if (notice := change.notice) is not None:
+        n = len(params)
+        params += [notice.key, notice.channel, notice.due, notice.owner, notice.lease]
+        sql.append(", o AS (INSERT INTO outbox (key, channel, session_id, due, created_at, lease_owner,"
+                   f" lease_until) SELECT ${n + 1}, ${n + 2}, id, ${n + 3}, ${n + 3}, ${n + 4}, {NOW} + ${n + 5}"
+                   " FROM u)")  # fmt: skip
     sql.append(" SELECT count(*) = 1 FROM u")
     return "".join(sql), params
 
 
+NOW = "date_part('epoch', clock_timestamp())"  # the lease clock: the server's, seconds since 1970
+NOTICE = ("INSERT INTO outbox (key, channel, session_id, due, created_at, lease_owner, lease_until)"
+          f" VALUES ($1, $2, $3, $4, $4, $5, {NOW} + $6)")  # fmt: skip
 SEAT_COLUMNS = ("seat", "user_id", "name", "handle", "ai_level", "away", "accepted")

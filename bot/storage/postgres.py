@@ -36,9 +36,10 @@ from typing import Any
 
 import asyncpg
 
-from bot.session import Change, ChannelBusy, Conflict, MoveRow, Session
+from bot.session import Change, ChannelBusy, Conflict, MoveRow, Notice, Session
 from bot.storage.contract import StorageUnavailable, dump, move_of, offer_outcome, session_of
 from bot.storage.migrations import MIGRATIONS, newer
+from bot.storage.outboxed import SQLOutbox
 from bot.storage.pgdriver import (
     DRIVER_ERRORS,
     MIGRATION_LOCK,
@@ -51,18 +52,18 @@ from bot.storage.pgdriver import (
     reason,
     shown,
 )
-from bot.storage.pgsave import one_statement
-from bot.storage.rated import SQLRatings, Tx, rate_finished
+from bot.storage.pgsave import NOTICE, NOW, one_statement
+from bot.storage.rated import Tx, rate_finished
 
 ACTIVE = "status IN ('lobby', 'playing')"
-NOW = "date_part('epoch', clock_timestamp())"  # the lease clock: the server's, seconds since 1970
 FREE = f"(lease_owner IS NULL OR lease_owner=$1 OR lease_until < {NOW})"  # $1: the claiming owner
 SEATS = ("(SELECT json_agg(json_build_array(seat, user_id, name, handle, ai_level, away, accepted))"
          " FROM seats WHERE session_id=s.id) AS seat_rows")  # fmt: skip
 
 
-class PostgresStorage(SQLRatings):
+class PostgresStorage(SQLOutbox):
     shared = True
+    _now, _skip_locked = NOW, " FOR UPDATE SKIP LOCKED"
 
     def __init__(self, pool: asyncpg.Pool, where: str) -> None:
         self.pool = pool
@@ -140,7 +141,7 @@ class PostgresStorage(SQLRatings):
 
     # --- sessions -----------------------------------------------------------------
     @guarded
-    async def create(self, session: Session) -> Session:
+    async def create(self, session: Session, notice: Notice | None = None) -> Session:
         try:
             async with self._conn() as conn, conn.transaction():
                 session.id = await conn.fetchval(
@@ -153,6 +154,9 @@ class PostgresStorage(SQLRatings):
                     session.created_at, session.updated_at, session.bot_turn,
                 )  # fmt: skip
                 await self._write_seats(conn, session)
+                if notice is not None:
+                    await conn.execute(NOTICE, notice.key, notice.channel, session.id, notice.due, notice.owner,
+                                       notice.lease)  # fmt: skip
         except asyncpg.UniqueViolationError as error:
             if error.constraint_name != "one_active_session_per_channel":
                 raise
@@ -201,6 +205,9 @@ class PostgresStorage(SQLRatings):
                       session.updated_at, r.role) for r in change.results],
                 )  # fmt: skip
                 await rate_finished(PgTx(conn), session.id or 0)
+            if (notice := change.notice) is not None:
+                await conn.execute(NOTICE, notice.key, notice.channel, session.id, notice.due, notice.owner,
+                                   notice.lease)  # fmt: skip
         session.version += 1
         session.saved_seats = [replace(seat) for seat in session.seats]
 

@@ -30,17 +30,17 @@ from typing import Any, ParamSpec, TypeVar
 
 import aiosqlite
 
-from bot.session import Change, ChannelBusy, Conflict, MoveRow, Session
+from bot.session import Change, ChannelBusy, Conflict, MoveRow, Notice, Session
 from bot.storage.contract import StorageUnavailable, dump, move_of, offer_outcome, session_of
-from bot.storage.grouped import SEATS, GroupCommit, rows_of, seat_rows, write
+from bot.storage.grouped import NOTICE, NOW, SEATS, GroupCommit, notice_row, rows_of, seat_rows, write
 from bot.storage.migrations import MIGRATIONS, newer, statements
-from bot.storage.rated import SQLRatings, Tx, rate_finished
+from bot.storage.outboxed import SQLOutbox
+from bot.storage.rated import Tx, rate_finished
 
 log = logging.getLogger(__name__)
 P = ParamSpec("P")
 R = TypeVar("R")
 ACTIVE = "status IN ('lobby', 'playing')"
-NOW = "((julianday('now') - 2440587.5) * 86400.0)"  # the lease clock: seconds since 1970
 FREE = f"(lease_owner IS NULL OR lease_owner=:owner OR lease_until < {NOW})"
 
 
@@ -90,7 +90,9 @@ class SQLiteTx(Tx):
             await self.db.execute("RELEASE undone_alone")
 
 
-class SQLiteStorage(SQLRatings):
+class SQLiteStorage(SQLOutbox):
+    _now = NOW
+
     def __init__(self, db: aiosqlite.Connection) -> None:
         self.db = db
         self._lock = asyncio.Lock()  # held by a transaction written statement by statement
@@ -174,7 +176,7 @@ class SQLiteStorage(SQLRatings):
 
     # --- sessions -----------------------------------------------------------------
     @_guarded
-    async def create(self, session: Session) -> Session:
+    async def create(self, session: Session, notice: Notice | None = None) -> Session:
         try:
             async with self._transaction():
                 cursor = await self.db.execute(
@@ -188,6 +190,8 @@ class SQLiteStorage(SQLRatings):
                 )  # fmt: skip
                 session.id = cursor.lastrowid
                 await self._write_seats(session)
+                if notice is not None:
+                    await self.db.execute(NOTICE, notice_row(session, notice))
         except sqlite3.IntegrityError as error:
             raise ChannelBusy(session.channel) from error
         session.saved_seats = [replace(seat) for seat in session.seats]

@@ -311,9 +311,10 @@ def _resist(pos: Position, c: int, s: Searcher, root: list[int], depth: int, eac
     now, the moves that hold out longest against it: every candidate (the usual ones, then every point of
     the opponent's threats and of one's own) is checked for an opponent VCT of 1 attacking move, the
     survivors for one of 2, and so on, each check within `each` nodes and all within `most`. At each depth
-    the moves proven to leave no VCT go on (failing those, the moves whose check ran out of nodes); it
-    stops at `depth`, when one move is left, or when every move loses at some depth: then the moves that
-    survived the depth before are the ones kept, as they are the hardest to refute."""
+    the moves not proven to lose go on (those proven to leave no VCT first, then those whose check ran out
+    of nodes: a refutation that deep may not exist, then those not reached); it stops at `depth`, when one
+    move is left, or when every move loses at some depth: then the moves that survived the depth before are
+    the ones kept, as they are the hardest to refute."""
     o = 3 - c
     base = len(pos.moves)
     stop = min(s.limit, s.nodes + int(most))
@@ -353,7 +354,7 @@ def _resist(pos: Position, c: int, s: Searcher, root: list[int], depth: int, eac
                 safe.append(q)
             elif lost is None:
                 unproven.append(q)
-        survivors = safe or unproven + rest
+        survivors = safe + unproven + rest
         if not survivors:
             break
         alive = survivors

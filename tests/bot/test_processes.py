@@ -87,6 +87,7 @@ class HostProcess:
         self.name, self.process = name, process
         self.pending: dict[int, asyncio.Future[list[dict[str, Any]]]] = {}
         self.delivered: list[tuple[str, list[str]]] = []
+        self.published: list[tuple[str, str]] = []  # (channel, text) of what its outbox showed
         self.ready: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         self.killed_at = 0.0
         self.reading = asyncio.ensure_future(self._read())
@@ -114,6 +115,8 @@ class HostProcess:
                 self.ready.set_result(message["ready"])
             elif "delivered" in message:
                 self.delivered.append((message["delivered"], message["texts"]))
+            elif "published" in message:
+                self.published.append((message["published"], message["text"]))
             elif "id" in message:
                 self.pending.pop(message["id"]).set_result(message["replies"])
         for future in [self.ready, *self.pending.values()]:
@@ -251,4 +254,32 @@ async def kill_with_work_in_flight(a: HostProcess, store: Storage) -> None:
         assert (await store.latest(solo)).ply == 1
     await asyncio.sleep(0)  # the moves just asked are on their way to A
     await a.kill()
+
+
+async def test_a_message_owed_by_a_killed_process_is_sent_once_by_another(database: str, tmp_path: Path) -> None:
+    """A commits a new table, then its platform hangs: the lobby message is owed (an outbox row A
+    holds, renewing its lease). A is killed with SIGKILL: B takes the row over once the lease has
+    run out and shows the table once."""
+    a = await HostProcess.start("A", database, tmp_path / "a.log", "--lease", "2", "--publish", "stuck")
+    b = await HostProcess.start("B", database, tmp_path / "b.log", "--lease", "2", "--publish", "ok")
+    store = await open_storage(database)
+    try:
+        asked = asyncio.ensure_future(a.send("shown:t1", "alice", "/nim start 3 4"))
+        async with asyncio.timeout(60):
+            while not await store.outbox_backlog():  # committed, with its row
+                await asyncio.sleep(0.05)
+        assert b.published == []  # A holds it (B looks every lease / 3 and leaves it)
+        await a.kill()
+        with contextlib.suppress(Dead):
+            await asyncio.wait_for(asked, 10)
+        await until(lambda: b.published)
+        async with asyncio.timeout(60):
+            while await store.outbox_backlog():
+                await asyncio.sleep(0.05)
+        assert [text.splitlines()[0] for _, text in b.published] == ["Alice opened a table for Nim."]
+        assert {channel for channel, _ in b.published} == {"shown:t1"}
+    finally:
+        await a.stop()
+        await b.stop()
+        await store.close()
 

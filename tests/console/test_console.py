@@ -14,7 +14,7 @@ import engines
 from bot.adapters.console import CHANNEL, Console
 from bot.host import Host
 from tests.conftest import Clock, close_table, open_table
-from tests.secrets_ddz import secret_of
+from tests.setups import deal, secret_of, to_move
 
 
 async def lines(host: Host, *typed: str) -> AsyncIterator[str]:
@@ -82,7 +82,8 @@ async def test_a_resumed_dou_dizhu_game_shows_the_typists_hand_too(tmp_path: Pat
     await play(tmp_path, "/ddz solo easy")
     text, _ = await play(tmp_path)
     resumed = text.split("A game was in progress here; it goes on:")[1]
-    assert "[? ? ?]" in resumed and "🔒 only alice sees this:" in resumed and "🔒 hand: " in resumed
+    # the board (the bots may have bid the game under way already), then alice's own hand
+    assert "▶" in resumed.split("🔒")[0] and "🔒 only alice sees this:" in resumed and "🔒 hand: " in resumed
 
 
 async def play_out(tmp_path: Path, opening: list[str], people: dict[int, str], choose,
@@ -274,5 +275,24 @@ async def test_every_private_reply_is_printed_marked_with_whose_it_is(tmp_path: 
         await console.say("/as dave")
         await console.say("/hint")  # not a player: a refusal that hides nothing, not marked
         assert out[-1] == "  You are not playing in this game."
+    finally:
+        await close_table(table)
+
+
+async def test_after_all_passed_every_player_sees_the_new_hand_at_once(tmp_path: Path) -> None:
+    table = await open_table(tmp_path / "c.db", Clock())
+    out: list[str] = []
+    console = Console(table.host, tmp_path / "pictures", "alice", write=out.append)
+    try:
+        for line in ("/ddz start", "/as bob", "join", "/as carol", "join"):
+            await console.say(line)
+        for _ in range(3):
+            out.clear()
+            await console.say(f"/as {('alice', 'bob', 'carol')[to_move(await table.store.latest(CHANNEL))]}")
+            await console.say("/move pass")
+        assert deal(await table.store.latest(CHANNEL)) == 1  # nobody bid: dealt again
+        shown = "\n".join(out)
+        assert "nobody bid, so the cards are dealt again" in shown
+        assert all(f"🔒 only {name} sees this:" in shown for name in ("alice", "bob", "carol")), shown
     finally:
         await close_table(table)

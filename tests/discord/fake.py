@@ -20,7 +20,9 @@ kept in `refused`; a command sync Discord refuses (`_invalid_commands`).
 `retry_after` and `global`, the `Retry-After` and `X-RateLimit-*` headers and the
 `Via` header that tells discord.py it is Discord and not Cloudflare); until
 `retry_after` has passed, every request to that bucket (every request at all for
-a global limit) is answered 429 again and kept in `early`.
+a global limit) is answered 429 again and kept in `early`. `fail` makes a route fail
+as Discord (or what is in front of it) sometimes does: a 429 without `Via`, a 5xx, a
+connection dropped before any answer.
 
 Everything it records is behind one condition: tests `wait` for what a user
 would see, never sleep.
@@ -181,6 +183,19 @@ class RateLimit:
     is_global: bool = False
 
 
+DROP = 0  # a Fault's status: the connection is dropped without an answer
+
+
+@dataclass
+class Fault:
+    """The next `count` requests matching `method` and the path pattern fail with `status`."""
+
+    method: str
+    path: str
+    count: int
+    status: int
+
+
 def bucket(method: str, path: str) -> str:
     """A route's rate-limit bucket: one message's id does not make a bucket of its own."""
     route = re.sub(r"(messages)/[0-9]+", r"\1/:id", path)
@@ -207,6 +222,8 @@ class FakeDiscord:
         self.uploads: list[tuple[str, bytes]] = []  # (file name, bytes) of every file the bot uploaded
         self.refused: list[str] = []  # messages refused as Discord refuses them (400)
         self.limits: list[RateLimit] = []
+        self.faults: list[Fault] = []
+        self.failed: list[tuple[str, str, int]] = []  # (method, path, status) of each request failed on purpose
         self.limited: list[tuple[float, str, str]] = []  # (monotonic time, method, path) of each 429
         self.early: list[tuple[str, str]] = []  # requests made before the retry_after of a 429 had passed
         self._blocked: dict[str, float] = {}  # bucket ("*" for global) -> until when (monotonic)
@@ -444,9 +461,30 @@ class FakeDiscord:
         self.limits.append(limit)
         return limit
 
+    def fail(self, method: str, path: str, count: int = 1, status: int = 503) -> Fault:
+        """The next `count` requests matching `method` and the path pattern fail: with `status`
+        (429: without the `Via` header, which discord.py takes for a Cloudflare ban and does not
+        retry; a 5xx), or with the connection dropped before any answer (`DROP`)."""
+        fault = Fault(method, path, count, status)
+        self.faults.append(fault)
+        return fault
+
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         path = request.match_info["path"]
         self.requests.append((request.method, path))
+        fault = next((f for f in self.faults if f.count > 0 and f.method == request.method
+                      and re.fullmatch(f.path, path)), None)  # fmt: skip
+        if fault is not None:
+            fault.count -= 1
+            self.failed.append((request.method, path, fault.status))
+            await self._changed_now()
+            if fault.status == DROP:
+                assert request.transport is not None
+                request.transport.abort()
+                return web.Response()
+            if fault.status == 429:  # as Cloudflare answers: no Via, no rate-limit headers
+                return web.Response(status=429, body=b"error code: 1015", headers={"Content-Type": "text/plain"})
+            return _error(fault.status, 0, f"{fault.status}: Service Unavailable")
         if (limited := self._rate_limited(request.method, path)) is not None:
             await self._changed_now()
             return limited

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tests.discord.conftest import Bot, board_saying, boards, first_channel, run, said_to
 from tests.discord.fake import ALICE, BOB, CAROL, FakeDiscord, Message
+from tests.setups import deal, to_move
 
 
 def hands(messages: list[Message]) -> list[Message]:
@@ -40,3 +41,22 @@ async def test_hands_are_ephemeral_to_their_owner_and_my_hand_shows_a_fresh_one(
     # Nothing of anyone's hand ever reached the channel.
     assert hands(fake.channel(channel)) == []
     assert {m.visible_to for m in hands(list(fake.messages.values()))} == {ALICE.id, BOB.id}
+
+
+async def test_after_all_passed_every_player_gets_the_new_hand_at_once(fake: FakeDiscord, bot: Bot) -> None:
+    channel, people = first_channel(fake), (ALICE, BOB, CAROL)
+    await run(fake, ALICE, "doudizhu start", channel)
+    await run(fake, BOB, "join", channel)
+    await run(fake, CAROL, "join", channel)
+    for passes in range(1, 4):
+        before = {p.id: len(hands(fake.private(p))) for p in people}
+        passer = people[to_move(await bot.host.store.active(f"discord:{channel}"))]
+        await run(fake, passer, "move", channel, move="pass")
+        now = await bot.host.store.active(f"discord:{channel}")
+        # The one who passed and the one to bid now get their hand (the others' follow-ups may come
+        # after the passer's own answer); after the third pass (nobody bid: the cards are dealt again)
+        # all three get their new one at once, nobody has to move first.
+        told = people if passes == 3 else (passer, people[to_move(now)])
+        await fake.wait(lambda b=before, t=told: all(len(hands(fake.private(p))) > b[p.id] for p in t))
+    assert deal(now) == 1
+    assert {p.name: len(hands(fake.private(p))) - before[p.id] for p in people} == {p.name: 1 for p in people}

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import time
 
-from bot.model import EVERYONE, Button, Reply
+from bot.model import EVERYONE, Button, Reply, User
 from tests.discord.conftest import Bot, board_saying, first_channel, run
 from tests.discord.fake import ALICE, BOB, FakeDiscord
 from tests.discord.refusals import CONTENT_MAX, LABEL_MAX
 from tests.pictures import png
+from tests.setups import long_nim
 
 
 async def test_rules_longer_than_a_message_arrive_in_messages_discord_takes(fake: FakeDiscord, bot: Bot) -> None:
@@ -58,3 +59,25 @@ async def test_a_global_429_holds_every_request_until_it_is_over(fake: FakeDisco
     await run(fake, BOB, "join", channel)
     await board_saying(fake, channel, "Nim begins: Alice vs Bob")
     assert len(fake.limited) == 1 and not fake.early
+
+
+async def test_a_long_record_is_a_file_and_a_short_one_a_message(fake: FakeDiscord, bot: Bot) -> None:
+    channel = first_channel(fake)
+    alice, bob = User(f"discord:{ALICE.id}", "Alice"), User(f"discord:{BOB.id}", "Bob")
+    await long_nim(bot.host, f"discord:{channel}", alice, bob, 250)  # a record of about 2,700 characters
+    before = len(fake.channel(channel))
+    await run(fake, ALICE, "record", channel)
+    [sent] = fake.channel(channel)[before:]  # one message, not two
+    assert sent.content == "Nim: Alice vs Bob (250 moves)"
+    [(name, data)] = sent.files
+    record = data.decode()
+    assert name == "record.txt" and len(record) > CONTENT_MAX
+    assert record.startswith("Nim: Alice vs Bob (250 moves)\n1. 1 1 · 2. 1 1") and record.endswith("250. 3 1")
+    # A record that fits one message is that message.
+    await run(fake, ALICE, "resign", channel)
+    await run(fake, ALICE, "nim start", channel, heaps="2 2")
+    await run(fake, BOB, "join", channel)
+    await run(fake, ALICE, "take", channel, args="1 1")
+    await run(fake, BOB, "record", channel)
+    short = fake.channel(channel)[-1]
+    assert short.content == "Nim: Alice vs Bob (1 move)\n1. 1 1" and short.files == []

@@ -38,7 +38,8 @@ CHAT_ACTIONS = {"typing", "upload_photo", "record_video", "upload_video", "recor
                 "upload_document", "choose_sticker", "find_location", "record_video_note",
                 "upload_video_note"}  # fmt: skip
 REQUIRED = {
-    "sendMessage": ("chat_id", "text"), "sendPhoto": ("chat_id", "photo"), "editMessageMedia": ("media",),
+    "sendMessage": ("chat_id", "text"), "sendPhoto": ("chat_id", "photo"),
+    "sendDocument": ("chat_id", "document"), "editMessageMedia": ("media",),
     "editMessageText": ("text",), "editMessageCaption": (), "editMessageReplyMarkup": (),
     "deleteMessage": ("chat_id", "message_id"), "answerCallbackQuery": ("callback_query_id",),
     "answerInlineQuery": ("inline_query_id", "results"), "sendChatAction": ("chat_id", "action"),

@@ -3,7 +3,8 @@
 Tests push updates (a user types, presses a button, uses inline mode) and look at the
 calls the bot made. The bot's messages live here as Telegram would keep them: edits
 change them in place, and a press carries the message as it is now. Faults can be
-queued: `retry_after` answers 429 with a RetryAfter, as Telegram does under flood.
+queued: `retry_after` answers 429 with a RetryAfter, as Telegram does under flood; `failing`
+answers a 5xx, or drops the connection without an answer.
 
 It refuses what Telegram refuses (tests/telegram/refusals.py lists the documented limits:
 text and caption lengths after entity parsing, HTML Telegram cannot parse, inline keyboards
@@ -67,6 +68,12 @@ class Call:
             return self.files.get("photo") or self.file(self.params.get("photo"))
         if self.method == "editMessageMedia":
             return self.file(self.params["media"].get("media"))
+        return None
+
+    @property
+    def document(self) -> bytes | None:
+        if self.method == "sendDocument":
+            return self.files.get("document") or self.file(self.params.get("document"))
         return None
 
     @property
@@ -152,6 +159,13 @@ class BotAPI:
             return await self._refuse(call, 429, f"Too Many Requests: retry after {waiting}",
                                       {"parameters": {"retry_after": waiting}})  # fmt: skip
         fault = next((f for f in self.faults if method in f.methods and f.count > 0), None)
+        if fault is not None and fault.status == DROP:
+            fault.count -= 1
+            call.status, call.description = DROP, "connection dropped"
+            await self._record(call)
+            assert request.transport is not None
+            request.transport.abort()  # the connection breaks before any answer
+            return web.Response()
         if fault is not None:
             fault.count -= 1
             retry = (fault.body.get("parameters") or {}).get("retry_after")
@@ -268,6 +282,18 @@ class BotAPI:
         message = self._post(p, caption=p.get("caption"), photo=self._photo(size))
         self.images[(p["chat_id"], message["message_id"])] = image
         return message
+
+    def _api_sendDocument(self, p: dict[str, Any], call: Call) -> Any:
+        refusals.caption(p.get("caption"), p.get("parse_mode"))
+        data = call.document
+        if data is None:
+            raise refusals.bad("wrong file identifier/HTTP URL specified" if isinstance(p.get("document"), str)
+                               else "there is no document in the request")  # fmt: skip
+        if not data:
+            raise refusals.bad("file must be non-empty")
+        n = next(self._ids)
+        return self._post(p, caption=p.get("caption"), document={"file_id": f"doc-{n}", "file_unique_id": f"d{n}",
+                                                                 "file_size": len(data)})  # fmt: skip
 
     def _api_editMessageMedia(self, p: dict[str, Any], call: Call) -> Any:
         media = p["media"]
@@ -471,7 +497,7 @@ class BotAPI:
 
     def to_chat(self, chat_id: int) -> list[Call]:
         """Every successful call that put something in a chat, in order."""
-        posting = ("sendMessage", "sendPhoto", "editMessageMedia")
+        posting = ("sendMessage", "sendPhoto", "sendDocument", "editMessageMedia")
         return [c for c in self.calls if c.method in posting and c.status == 200 and c.chat_id == chat_id]
 
     def bot_messages(self, chat_id: int) -> list[dict[str, Any]]:
@@ -480,6 +506,15 @@ class BotAPI:
 
 def _flood_key(params: dict[str, Any]) -> Any:
     return params.get("chat_id", "bot")
+
+
+DROP = 0  # a Fault's status: the connection is dropped without an answer
+
+
+def failing(methods: set[str], count: int, status: int) -> Fault:
+    """The next `count` calls of `methods` fail: a 5xx as Telegram answers it, or (`DROP`) a
+    connection dropped before any answer."""
+    return Fault(methods, count, status, {"error_code": status, "description": "Internal Server Error"})
 
 
 def retry_after(methods: set[str], count: int, seconds: int = 1) -> Fault:

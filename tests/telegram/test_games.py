@@ -209,3 +209,28 @@ async def test_a_group_that_becomes_a_supergroup_keeps_its_game(world: World) ->
     moved = await world.table.store.active(f"telegram:{supergroup['id']}")
     assert moved is not None and moved.state["heaps"] == [2, 3, 5]
     assert await world.table.store.active(CHANNEL) is None
+
+
+async def test_the_last_your_move_ping_goes_when_the_game_ends(world: World) -> None:
+    api = world.api
+    await two_player_nim(world, "1 1")
+    await api.say(world.alice, GROUP, "/take 1 1")
+    [ping] = await api.wait(lambda: api.of("sendMessage", chat_id=GROUP)[1:])  # [0] is the lobby
+    assert ping.text.endswith("Bob</a>, your move.")
+    ping_id = last_message_id(world)
+    await api.say(world.bob, GROUP, "/take 2 1")  # the last stone: Bob wins
+    await api.wait(lambda: api.of("deleteMessage", chat_id=GROUP, message_id=ping_id))
+    assert "🏆 Bob wins" in api.of("editMessageMedia", chat_id=GROUP)[-1].text
+    assert (GROUP, ping_id) not in api.messages
+
+
+async def test_a_game_cancelled_mid_way_takes_its_ping_with_it(world: World) -> None:
+    api = world.api
+    api.admins.add((GROUP, 103))  # Carol may cancel any game here
+    await two_player_nim(world, "3 4")
+    await api.say(world.alice, GROUP, "/take 1 1")
+    await api.wait(lambda: api.of("sendMessage", chat_id=GROUP)[1:])
+    ping_id = last_message_id(world)
+    await api.say(world.carol, GROUP, "/cancel")
+    await api.wait(lambda: api.of("deleteMessage", chat_id=GROUP, message_id=ping_id))
+    assert "Carol cancelled" in api.to_chat(GROUP)[-1].text and (GROUP, ping_id) not in api.messages

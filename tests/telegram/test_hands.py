@@ -9,6 +9,7 @@ import pytest
 
 import engines
 from bot.i18n import Translator
+from tests.setups import deal, to_move
 from tests.telegram.conftest import GROUP, World, session
 
 LINK = f"https://t.me/gamehost_bot?start=hand_{GROUP}"
@@ -115,3 +116,27 @@ async def test_inline_mode_shows_each_player_their_own_hand_and_plays_from_it(wo
 
 def last_board(world: World) -> int:
     return max(mid for (chat, mid), m in world.api.messages.items() if chat == GROUP and "photo" in m)
+
+
+async def test_after_all_passed_every_player_gets_the_new_hand_at_once(world: World) -> None:
+    api, people = world.api, [world.alice, world.bob, world.carol]
+    api.opened.update({101, 102, 103})
+    await api.say(world.alice, GROUP, "/ddz start")
+    await api.wait(lambda: api.to_chat(GROUP))
+    await api.say(world.bob, GROUP, "/join")
+    await api.say(world.carol, GROUP, "/join")
+    await api.wait(lambda: all(api.of("sendPhoto", chat_id=p["id"]) for p in people))  # the first hands
+    for passes in range(1, 4):
+        before = {p["id"]: len(api.of("sendPhoto", chat_id=p["id"])) for p in people}
+        game = await session(world)
+        passer = people[to_move(game)]
+        await api.say(passer, GROUP, "/move pass")
+        await api.wait(lambda g=game: api.of("editMessageMedia", chat_id=GROUP)[g.ply:])
+        now = await session(world)
+        # The one who passed and the one to bid now get their hand; after the third pass (nobody bid:
+        # the cards are dealt again) all three get their new one at once, nobody has to move first.
+        told = people if passes == 3 else [passer, people[to_move(now)]]
+        await api.wait(lambda b=before, t=told: all(len(api.of("sendPhoto", chat_id=p["id"])) > b[p["id"]] for p in t))
+    assert deal(now) == 1
+    for p in people:
+        assert api.of("sendPhoto", chat_id=p["id"])[-1].text.startswith(f"Your hand, {p['first_name']}")

@@ -4,8 +4,9 @@ buttons, as Telegram does, so a reply that broke one would be lost and these tes
 
 from __future__ import annotations
 
-from bot.model import EVERYONE, Button, Reply
+from bot.model import EVERYONE, Button, Reply, User
 from tests.pictures import png
+from tests.setups import long_nim
 from tests.telegram.conftest import CHANNEL, GROUP, World, session, two_player_nim
 from tests.telegram.refusals import CAPTION_MAX, TEXT_MAX, parse_html
 
@@ -66,3 +67,25 @@ async def test_keyboards_keep_to_telegrams_limits(world: World) -> None:
     keys = sent.buttons
     assert len(keys) == 100 and all(1 <= len(k["callback_data"].encode()) <= 64 for k in keys)
     assert [k["text"] for k in keys[:4]] == ["0", "1", "2", "3"]
+
+
+async def test_a_long_record_is_a_file_and_a_short_one_a_message(world: World) -> None:
+    api = world.api
+    alice, bob = User("telegram:101", "Alice"), User("telegram:102", "Bob")
+    await long_nim(world.table.host, CHANNEL, alice, bob, 400)  # the whole game: a record of 4,300 characters
+    before = len(api.to_chat(GROUP))
+    await api.say(world.carol, GROUP, "/record")
+    [sent] = await api.wait(lambda: api.to_chat(GROUP)[before:])
+    assert sent.method == "sendDocument" and sent.text == "Nim: Alice vs Bob (400 moves)"
+    assert sent.params["caption"] == sent.text and sent.params.get("reply_markup") is None
+    record = sent.document.decode()
+    assert len(record) > TEXT_MAX and record.startswith("Nim: Alice vs Bob (400 moves)\n1. 1 1 · 2. 1 1")
+    assert record.endswith("400. 4 1")
+    # A game whose record fits one message: a message, as before.
+    await two_player_nim(world, "2 2")
+    await api.say(world.alice, GROUP, "/take 1 1")
+    before = len(api.to_chat(GROUP))
+    await api.say(world.carol, GROUP, "/record")
+    [short] = await api.wait(lambda: [c for c in api.to_chat(GROUP)[before:] if c.method == "sendMessage"
+                                      and c.text.startswith("Nim: Alice vs Bob (")] or None)  # fmt: skip
+    assert short.text == "Nim: Alice vs Bob (1 move)\n1. 1 1"

@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.model import Private, Reply
 from tests.pictures import png
-from tests.secrets_ddz import Secret, secret_of
+from tests.setups import Secret, secret_of
 from tests.telegram.conftest import GROUP, World, button, session, two_player_nim
 
 PNG = png()  # a real one: Telegram refuses a photo it cannot decode

@@ -16,9 +16,9 @@ How it answers an interaction:
   dropped and their "My hand" button (the host adds it) shows it on request.
 - Boards are replaced: the new board is posted (pinging the player to move, and
   only them) and the previous one in the channel loses its picture and buttons,
-  keeping its text as a line of the game's history. Buttons of older messages
-  (a lobby, an offer) are removed then too. The ids of those messages are kept in
-  the channel's settings, so this also works after a restart.
+  keeping its text as a line of the game's history (`channels.py`). What a command's
+  commits owe the channel goes through the host's outbox (`publish`), so a board
+  Discord refuses at first is posted later, once.
 - Buttons are sent with custom_id = the host's button id and no timeout, and are
   dispatched from the raw component interactions (no views are registered), so a
   button keeps working across restarts; the host refuses stale ones, privately.
@@ -30,7 +30,6 @@ import asyncio
 import contextlib
 import logging
 import re
-from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
@@ -41,8 +40,9 @@ from discord import app_commands
 from discord.gateway import DiscordWebSocket
 
 from bot import metrics
+from bot.adapters.discord.channels import Channels
 from bot.adapters.discord.commands import CatalogTranslator, Commands
-from bot.adapters.discord.messages import Buttons, attached, chunks, defer, edit, followup
+from bot.adapters.discord.messages import Buttons, attached, chunks, defer, followup
 from bot.host import Host
 from bot.i18n import t
 from bot.model import DISCORD, Event, Everyone, NotSecret, Public, Reply, User
@@ -51,7 +51,6 @@ from bot.startup import StartFailed
 log = logging.getLogger(__name__)
 
 FRESH_INTERACTION = 14 * 60.0  # interaction tokens answer follow-ups for 15 minutes
-MESSAGES = "messages"  # the host's note of a channel's board and button messages, to tidy up
 
 
 
@@ -94,11 +93,6 @@ def channel_key(channel_id: int) -> str:
 
 def user_of(user: discord.abc.User, moderator: bool = False) -> User:
     return User(f"{DISCORD}:{user.id}", user.display_name, user.name, moderator=moderator)
-
-
-def snowflake(user_id: str) -> int | None:
-    platform, _, number = user_id.partition(":")
-    return int(number) if platform == DISCORD and number.isdigit() else None
 
 
 def place_of(interaction: discord.Interaction) -> str | None:
@@ -150,9 +144,8 @@ class DiscordBot:
         self._task: asyncio.Task[None] | None = None
         self.synced: list[str] = []  # where the commands went: "global" or guild ids
         self._recent: dict[tuple[str, str], tuple[float, _Answer]] = {}  # (channel, user) -> latest answer
-        self._messages: dict[str, dict[str, Any]] = {}  # channel -> {"board": id, "buttons": [ids]}
-        self._posting: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)  # one post+tidy at a time
-        host.attach(DISCORD, self.deliver)
+        self.channels = Channels(self.client, self.notes)  # what is posted to everyone, and tidied
+        host.attach(DISCORD, self.deliver, self.publish)
 
     @classmethod
     def from_settings(cls, host: Host, settings: Any) -> DiscordBot:
@@ -308,59 +301,13 @@ class DiscordBot:
         except discord.HTTPException:
             log.info("could not show %s their private reply; it waits for the My hand button", reply.reader)
 
-    async def post(self, channel: str, public: Public) -> discord.Message | None:
+    async def post(self, channel: str, public: Public) -> None:
         """A reply for everyone in the channel (a `Public`: never a Private one)."""
-        if not (public.reply.text or public.reply.image):
-            return None
-        async with self._posting[channel]:
-            return await self._post(channel, public)
+        await self.channels.post(channel, public)
 
-    async def _post(self, channel: str, public: Public) -> discord.Message:
-        reply = public.reply
-        target = self.client.get_partial_messageable(int(channel.partition(":")[2]))
-        pings = [uid for uid in map(snowflake, reply.mentions) if uid is not None]
-        text = " ".join(f"<@{uid}>" for uid in pings)
-        text = f"{text} {reply.text}" if text else reply.text
-        allowed = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
-                                          users=[discord.Object(uid) for uid in pings])  # fmt: skip
-        *before, last = chunks(text)
-        for piece in before:
-            await target.send(piece, allowed_mentions=allowed)
-        extra: dict[str, Any] = {}
-        if (file := attached(reply)) is not None:
-            extra["file"] = file
-        if reply.buttons:
-            extra["view"] = Buttons(reply)
-        message = await target.send(last or None, allowed_mentions=allowed, **extra)
-        await self._tidy(channel, target, reply, message)
-        return message
-
-    async def _tidy(self, channel: str, target: discord.PartialMessageable, reply: Reply,
-                    message: discord.Message) -> None:  # fmt: skip
-        """A new board replaces the last one: the old board keeps its text but loses its picture
-        and buttons, and older button messages lose their buttons."""
-        if not (reply.board or reply.buttons):
-            return
-        known = await self._known(channel)
-        if reply.board:
-            old_board, old_buttons = known.get("board"), known.get("buttons", [])
-            known = {"board": message.id, "buttons": [message.id] if reply.buttons else []}
-            self._messages[channel] = known
-            await self.notes.put(channel, MESSAGES, known)
-            if old_board is not None:
-                await edit(target, old_board, attachments=[], view=None)
-            for old in old_buttons:
-                if old != old_board:
-                    await edit(target, old, view=None)
-        else:
-            known.setdefault("buttons", []).append(message.id)
-            known["buttons"] = known["buttons"][-10:]
-            await self.notes.put(channel, MESSAGES, known)
-
-    async def _known(self, channel: str) -> dict[str, Any]:
-        if channel not in self._messages or self.notes.shared:  # another process may have posted since
-            self._messages[channel] = await self.notes.get(channel, MESSAGES) or {}
-        return self._messages[channel]
+    async def publish(self, channel: str, reply: Reply, ids: list[str]) -> None:
+        """A reply for everyone in the channel, from the host's outbox (`Channels.publish`)."""
+        await self.channels.publish(channel, reply, ids)
 
 
 class _Answer:

@@ -7,6 +7,7 @@ import io
 import logging
 from typing import Any
 
+import aiohttp
 import discord
 
 from bot.model import Reply
@@ -56,16 +57,28 @@ def attached(reply: Reply) -> discord.File | None:
     return discord.File(io.BytesIO(reply.image), filename=reply.image_name) if reply.image is not None else None
 
 
+def documented(reply: Reply, text: str) -> tuple[str, list[discord.File]]:
+    """What to send for `text` (`reply`'s, with any pings): as it is, with the picture if there is
+    one; or, when it is a document (`reply.document`: a record) longer than one message, its first
+    line, and the whole text as a file."""
+    files = [f for f in (attached(reply),) if f is not None]
+    if reply.document is None or len(text) <= MAX_CONTENT:
+        return text, files
+    whole = discord.File(io.BytesIO(reply.text.encode()), filename=reply.document)
+    return text.partition("\n")[0][:MAX_CONTENT], [*files, whole]
+
+
 async def followup(interaction: discord.Interaction, reply: Reply) -> None:
     """An ephemeral message to the user of `interaction`."""
     if not (reply.text or reply.image):
         return
-    *before, last = chunks(reply.text)
+    text, files = documented(reply, reply.text)
+    *before, last = chunks(text)
     for piece in before:
         await interaction.followup.send(piece, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
     extra: dict[str, Any] = {}
-    if (file := attached(reply)) is not None:
-        extra["file"] = file
+    if files:
+        extra["files"] = files
     if reply.buttons:
         extra["view"] = Buttons(reply)
     await interaction.followup.send(last or "", ephemeral=True, allowed_mentions=discord.AllowedMentions.none(),
@@ -90,5 +103,5 @@ async def edit(target: discord.PartialMessageable, message_id: int, **changes: A
         await target.get_partial_message(message_id).edit(**changes)
     except discord.NotFound:
         pass  # deleted by someone: nothing to tidy
-    except discord.HTTPException:
-        log.info("could not tidy message %s", message_id)
+    except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as error:
+        log.info("could not tidy message %s: %r", message_id, error)  # its own loss: the new one is posted

@@ -40,7 +40,8 @@ from bot.adapters.telegram.plumbing import ChatOrder, FloodSafeLimiter, Measured
 from bot.commands import Command
 from bot.host import Host
 from bot.i18n import LANGUAGES, Translator, t, translator
-from bot.model import TELEGRAM, Event, Reply, User
+from bot.model import TELEGRAM, Event, Public, Reply, User
+from bot.outbox import Undeliverable
 from bot.startup import StartFailed
 from engines.base import Msg
 
@@ -109,7 +110,7 @@ class Telegram:
         self.app.add_handler(CallbackQueryHandler(self._on_callback))
         self.app.add_handler(InlineQueryHandler(self._on_inline))
         self.app.add_error_handler(self._on_error)
-        host.attach(TELEGRAM, self.deliver)
+        host.attach(TELEGRAM, self.deliver, self.publish)
 
     @classmethod
     def from_settings(cls, host: Host, settings: Any) -> Telegram:
@@ -352,6 +353,19 @@ class Telegram:
             task.cancel()
         await self.out.send(Origin(chat_id), replies)
         await self._typing_if_thinking(chat_id, replies)
+
+    async def publish(self, channel: str, reply: Reply, ids: list[str]) -> None:
+        """A reply for everyone in the chat, from the host's outbox (`Sender.publish`); raises when
+        Telegram refuses it (`Undeliverable` when that will not change: no access, a bad request)."""
+        chat_id = int(channel.partition(":")[2])
+        task = self._typing.pop(chat_id, None)
+        if task is not None:
+            task.cancel()
+        try:
+            await self.out.publish(chat_id, Public(reply), ids)
+        except (Forbidden, BadRequest) as error:
+            raise Undeliverable(self._secret_out(error)) from error
+        await self._typing_if_thinking(chat_id, [reply])
 
     # --- "typing…" while the AI thinks -----------------------------------------------
     async def _typing_if_thinking(self, chat_id: int, replies: list[Reply]) -> None:

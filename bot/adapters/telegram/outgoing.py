@@ -106,6 +106,11 @@ class Sender:
                 log.exception("sending a reply to chat %s failed", origin.chat_id)
 
     async def _send_one(self, origin: Origin, reply: Reply) -> None:
+        await self._route(origin, reply)
+        if reply.over and reply.session is not None and origin.private_chat is None:
+            await self._unping(origin.chat_id, reply.session)
+
+    async def _route(self, origin: Origin, reply: Reply) -> None:
         if isinstance(reply.audience, Private):
             await self._send_private(origin, reply)
         elif origin.private_chat is not None:
@@ -159,10 +164,24 @@ class Sender:
         return await self._send_reply(int((reply.reader or "").partition(":")[2]), replace(reply, mentions=(),
                                                                                            board=False))
 
-    async def _show_board(self, origin: Origin, public: Public) -> None:
-        """The session's table message: edited in place (editMessageMedia), posted anew when
-        there is none yet, it cannot be edited, or someone typed /board."""
+    async def publish(self, chat_id: int, public: Public, ids: list[str]) -> None:
+        """A reply for everyone in the chat, from the host's outbox, raising when Telegram refuses
+        it: the messages in `ids` were sent already (a retry skips them); each new one's id is added
+        as Telegram answers (a board: its table message, then the ping of an edited one)."""
         reply = public.reply
+        if reply.board and reply.session is not None and reply.image is not None:
+            await self._show_board(Origin(chat_id), public, ids)
+        elif not ids:
+            sent = await self._post(chat_id, public)
+            ids.append(str(sent.message_id) if sent is not None else "")
+        if reply.over and reply.session is not None:  # the game is over: its last ping goes
+            await self._unping(chat_id, reply.session)
+
+    async def _show_board(self, origin: Origin, public: Public, ids: list[str] | None = None) -> None:
+        """The session's table message: edited in place (editMessageMedia), posted anew when
+        there is none yet, it cannot be edited, or someone typed /board. `ids`: as `publish`'s."""
+        reply = public.reply
+        ids = [] if ids is None else ids
         chat_id, session = origin.chat_id, reply.session or 0
         target = reply.mentions[0] if reply.mentions else None
         tr = self._tr(reply)
@@ -174,23 +193,25 @@ class Sender:
         caption = _fit_html(caption, CAPTION_MAX)
         markup = self._keyboard(reply.buttons)
         board = await self._board(chat_id)
-        if board is not None and board.session == session and not origin.fresh_board:
+        if not ids and board is not None and board.session == session and not origin.fresh_board:
             media = InputMediaPhoto(InputFile(reply.image, filename=reply.image_name, attach=True), caption=caption,
                                     parse_mode=ParseMode.HTML)  # fmt: skip
             try:
                 await self.app.bot.edit_message_media(media, chat_id=chat_id, message_id=board.message_id,
                                                       reply_markup=markup)  # fmt: skip
-                edited = True
+                ids.append(str(board.message_id))
             except BadRequest as e:
-                edited = "not modified" in str(e).lower()
-                if not edited:
+                if "not modified" in str(e).lower():
+                    ids.append(str(board.message_id))
+                else:
                     log.info("editing the board in %s failed (%s); posting it anew", chat_id, e)
-            if edited:
-                if target is not None and target != board.pinged:
-                    await self._ping(board, chat_id, target, reply.names, tr)
-                return
+        if ids:  # edited (now or by an earlier try): an edit notifies nobody, so the player is pinged
+            if board is not None and target is not None and target != board.pinged:
+                await self._ping(board, chat_id, target, reply.names, tr)
+            return
         sent = await self._post(chat_id, Public(replace(reply, text="")), caption_html=caption)
-        if sent is not None:
+        if sent is not None:  # posted anew: its caption pings
+            ids.append(str(sent.message_id))
             await self._keep_board(chat_id, BoardMessage(session, sent.message_id, pinged=target))
 
     async def _board(self, chat_id: int) -> BoardMessage | None:
@@ -216,6 +237,16 @@ class Sender:
         board.pinged, board.ping_id = target, sent.message_id if sent else None
         await self._keep_board(chat_id, board)
 
+    async def _unping(self, chat_id: int, session: int) -> None:
+        """The game ended: its last "X, your move." goes, as each one went when the next came."""
+        board = await self._board(chat_id)
+        if board is None or board.session != session or board.ping_id is None:
+            return
+        with contextlib.suppress(TelegramError):
+            await self.app.bot.delete_message(chat_id, board.ping_id)
+        board.pinged, board.ping_id = None, None
+        await self._keep_board(chat_id, board)
+
     async def _post(
         self, chat_id: int, public: Public, reply_to: int | None = None, caption_html: str | None = None
     ) -> Message | None:
@@ -225,7 +256,7 @@ class Sender:
     async def _send_reply(
         self, chat_id: int, reply: Reply, reply_to: int | None = None, caption_html: str | None = None
     ) -> Message | None:
-        """sendPhoto / sendMessage. Reached only through `_post` (a Public reply, any chat) and
+        """sendPhoto / sendMessage / sendDocument. Reached only through `_post` (a Public reply, any chat) and
         `_post_private` (a Private reply, its reader's own chat)."""
         body = caption_html if caption_html is not None else self._html(reply.text)
         if reply.mentions and caption_html is None:
@@ -233,6 +264,13 @@ class Sender:
             links = [self._mention_html(u, reply.names, tr) for u in reply.mentions]
             body += "\n" + self._html(tr(t("telegram.invited", mentions="\x00mentions\x00")), mentions=" ".join(links))
         markup = self._keyboard(reply.buttons)
+        if reply.image is None and reply.document and len(body) > TEXT_MAX:  # a long record: a file
+            first = _fit_html(self._html(reply.text.partition("\n")[0]), CAPTION_MAX)
+            return await self.app.bot.send_document(
+                chat_id, InputFile(reply.text.encode(), filename=reply.document), caption=first,
+                parse_mode=ParseMode.HTML, reply_markup=markup, message_thread_id=self.threads.get(chat_id),
+                reply_parameters=_reply_to(reply_to),
+            )  # fmt: skip
         if reply.image is None:
             return await self._send_text(chat_id, body, markup, reply_to) if body.strip() else None
         fits = len(body) <= CAPTION_MAX

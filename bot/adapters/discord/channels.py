@@ -1,0 +1,110 @@
+"""What the Discord bot posts for everyone in a channel, and how it tidies the channel after.
+
+`post` and `publish` take only what a whole channel may see (`Public`; the outbox's replies
+are all for everyone). A new board replaces the last one: the old board keeps its text but
+loses its picture and buttons, and older button messages lose their buttons; the ids of those
+messages are kept in the channel's settings (the host's notes), so this works after a restart
+and across processes. `publish` is the outbox's way in: it skips the messages an earlier try
+already made (their ids), records each new one's id as Discord answers, and raises when Discord
+refuses (`Undeliverable` when trying again would not change it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+from typing import Any
+
+import discord
+
+from bot.adapters.discord.messages import Buttons, chunks, documented, edit
+from bot.host import Notes
+from bot.model import DISCORD, Public, Reply
+from bot.outbox import Undeliverable
+
+MESSAGES = "messages"  # the host's note of a channel's board and button messages, to tidy up
+
+
+def snowflake(user_id: str) -> int | None:
+    platform, _, number = user_id.partition(":")
+    return int(number) if platform == DISCORD and number.isdigit() else None
+
+
+class Channels:
+    def __init__(self, client: discord.Client, notes: Notes) -> None:
+        self.client = client
+        self.notes = notes
+        self._messages: dict[str, dict[str, Any]] = {}  # channel -> {"board": id, "buttons": [ids]}
+        self._posting: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)  # one post+tidy at a time
+
+    async def post(self, channel: str, public: Public) -> None:
+        """A reply for everyone in the channel."""
+        if public.reply.text or public.reply.image:
+            async with self._posting[channel]:
+                await self._post(channel, public, [])
+
+    async def publish(self, channel: str, reply: Reply, ids: list[str]) -> None:
+        """A reply for everyone in the channel, from the host's outbox: the messages in `ids` were
+        posted already (a retry skips them), each new one's id is added as Discord answers. Raises
+        when Discord refuses (`Undeliverable` when it will not change: no access, no channel)."""
+        if not (reply.text or reply.image):
+            return
+        try:
+            async with self._posting[channel]:
+                await self._post(channel, Public(reply), ids)
+        except (discord.Forbidden, discord.NotFound) as error:
+            raise Undeliverable(str(error)) from error
+        except discord.HTTPException as error:
+            if 400 <= error.status < 500 and error.status != 429:  # the message itself refused: again, the same
+                raise Undeliverable(str(error)) from error
+            raise
+
+    async def _post(self, channel: str, public: Public, ids: list[str]) -> None:
+        reply = public.reply
+        target = self.client.get_partial_messageable(int(channel.partition(":")[2]))
+        pings = [uid for uid in map(snowflake, reply.mentions) if uid is not None]
+        text = " ".join(f"<@{uid}>" for uid in pings)
+        text = f"{text} {reply.text}" if text else reply.text
+        allowed = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                          users=[discord.Object(uid) for uid in pings])  # fmt: skip
+        text, files = documented(reply, text)  # a long record goes as a file
+        *before, last = chunks(text)
+        for n, piece in enumerate(before):
+            if n >= len(ids):  # not posted by an earlier try
+                ids.append(str((await target.send(piece, allowed_mentions=allowed)).id))
+        if len(ids) <= len(before):
+            extra: dict[str, Any] = {}
+            if files:
+                extra["files"] = files
+            if reply.buttons:
+                extra["view"] = Buttons(reply)
+            ids.append(str((await target.send(last or None, allowed_mentions=allowed, **extra)).id))
+        await self._tidy(channel, target, reply, int(ids[-1]))
+
+    async def _tidy(self, channel: str, target: discord.PartialMessageable, reply: Reply,
+                    message_id: int) -> None:  # fmt: skip
+        """A new board replaces the last one: the old board keeps its text but loses its picture
+        and buttons, and older button messages lose their buttons."""
+        if not (reply.board or reply.buttons):
+            return
+        known = await self._known(channel)
+        if reply.board:
+            old_board, old_buttons = known.get("board"), known.get("buttons", [])
+            known = {"board": message_id, "buttons": [message_id] if reply.buttons else []}
+            self._messages[channel] = known
+            await self.notes.put(channel, MESSAGES, known)
+            if old_board is not None and old_board != message_id:  # (a retry may find itself noted)
+                await edit(target, old_board, attachments=[], view=None)
+            for old in old_buttons:
+                if old not in (old_board, message_id):
+                    await edit(target, old, view=None)
+        else:
+            if message_id not in known.setdefault("buttons", []):
+                known["buttons"].append(message_id)
+            known["buttons"] = known["buttons"][-10:]
+            await self.notes.put(channel, MESSAGES, known)
+
+    async def _known(self, channel: str) -> dict[str, Any]:
+        if channel not in self._messages or self.notes.shared:  # another process may have posted since
+            self._messages[channel] = await self.notes.get(channel, MESSAGES) or {}
+        return self._messages[channel]
