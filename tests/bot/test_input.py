@@ -7,6 +7,7 @@ drawn costs nothing but the picture: the text board goes instead.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 
@@ -165,3 +166,24 @@ def test_any_name_once_cleaned_is_one_line_that_draws(shown: str) -> None:
     assert not clean.BREAKING.search(cleaned) and not clean.BIDI.search(cleaned)
     cleaned.encode("utf-8")
     draw_text(Image.new("RGB", (400, 60), "white"), (4, 40), cleaned, 20)
+
+
+@settings(max_examples=30, deadline=None)
+@given(hostile_names(), hostile_names())
+def test_players_of_any_name_get_their_board_drawn(tmp_path_factory: pytest.TempPathFactory, first: str,
+                                                    second: str) -> None:  # fmt: skip
+    """Two people with names from the hostile alphabet open and join a table and look at it: every
+    answer comes, and the board is a picture (issue 19 item 3: a name with a line break made the
+    renderer raise after the move was committed)."""
+
+    async def run() -> None:
+        table = await open_table(tmp_path_factory.mktemp("names") / "g.db", Clock())
+        try:
+            await table.say(User(ALICE.id, first, "alice"), "/nim start 3 4")
+            joined = await table.say(User(BOB.id, second, "bob"), "/join")
+            assert joined and joined[0].image is not None
+            assert (await table.say(BOB, "/board"))[0].image is not None
+        finally:
+            await close_table(table)
+
+    asyncio.run(run())
