@@ -160,7 +160,7 @@ def run_games(jobs: list[tuple], workers: int, progress: bool = False) -> list[d
                     sides.append(f"{who} {len(mine)} moves cpu mean {statistics.mean(cpu):.2f} max {max(cpu):.2f} s"
                                  + (f" {nodes / max(sum(cpu), 1e-9):.0f} nodes/s" if nodes else ""))
                 print(f"  game {len(results)}: {r['black']} (black) vs {r['white']}, seed {r['seed']}: "
-                      f"{r['winner'] or 'draw'} won in {r['plies']} plies; "
+                      f"{(r['winner'] + ' won') if r['winner'] else 'a draw'} in {r['plies']} plies; "
                       + ", ".join(f"{who} {score[pairing, who]}" for who in pairing) + f" of {played}"
                       + f"   [{'; '.join(sides)}]", flush=True)
     return results
