@@ -595,6 +595,8 @@ def simulate(k: Knowledge, world: tuple[Counts, Counts, Counts], move: Play | No
 # solver's positions per world.
 HARD_ENDGAME_SHARE, HARD_WORLD_NODES = 0.4, 40_000
 NORMAL_WORLD_NODES = 8_000
+NORMAL_MAX_CARDS = 17  # normal solves endgames exactly from this many cards left in all (14 before: 0.731 -> 0.742
+# against the rule player over 1,000 deals, points 1.59 -> 1.66, its slowest move 0.49 s of CPU)
 
 
 def hard_play(k: Knowledge, rng: random.Random, budget: Budget) -> Play | None:
@@ -687,7 +689,7 @@ def decide(seen: DdzPrivateView, level: str, limit: Limit, rng: random.Random) -
     elif level == "hard":
         move = hard_play(k, rng, budget)
     else:
-        solved = endgame(k, rng, 14, 20, NORMAL_WORLD_NODES, budget)
+        solved = endgame(k, rng, NORMAL_MAX_CARDS, 20, NORMAL_WORLD_NODES, budget)
         move = normal_play(k) if solved in ("unknown", "lost") else solved  # type: ignore[assignment]
     info = AIInfo(work=budget.used)
     if budget.ceiling_hit:
