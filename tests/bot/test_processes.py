@@ -159,7 +159,8 @@ def first_text(replies: list[dict[str, Any]] | BaseException) -> str:
     return replies[0]["text"] if isinstance(replies, list) and replies else ""
 
 
-LEASE = 4.0  # seconds: how long the dead process's bot turn stays held
+LEASE = 10.0  # seconds: how long the dead process's bot turn stays held (A renews it every third of
+# that while alive; at 4 s a loaded machine once starved A past it and B rightly took the turn early)
 GAMES = [f"console:game-{n}" for n in range(4)]
 SOLOS = [f"console:solo-{n}" for n in range(2)]
 LOBBIES = [f"console:lobby-{n}" for n in range(2)]
@@ -260,8 +261,9 @@ async def test_a_message_owed_by_a_killed_process_is_sent_once_by_another(databa
     """A commits a new table, then its platform hangs: the lobby message is owed (an outbox row A
     holds, renewing its lease). A is killed with SIGKILL: B takes the row over once the lease has
     run out and shows the table once."""
-    a = await HostProcess.start("A", database, tmp_path / "a.log", "--lease", "2", "--publish", "stuck")
-    b = await HostProcess.start("B", database, tmp_path / "b.log", "--lease", "2", "--publish", "ok")
+    lease = "6"  # A renews its claim every 2 s: long enough that a busy machine does not starve it past
+    a = await HostProcess.start("A", database, tmp_path / "a.log", "--lease", lease, "--publish", "stuck")
+    b = await HostProcess.start("B", database, tmp_path / "b.log", "--lease", lease, "--publish", "ok")
     store = await open_storage(database)
     try:
         asked = asyncio.ensure_future(a.send("shown:t1", "alice", "/nim start 3 4"))
