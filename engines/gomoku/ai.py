@@ -271,7 +271,6 @@ def _refutations(pos: Position, c: int, s: Searcher, root: list[int], threat, fi
     after which it finds none: tried in order, each check within `each` nodes, until the count of nodes
     reaches `stop`: the usual candidates, then every point of the opponent's threats and of one's own.
     No threat, or no move proven safe: `root` as it is."""
-    o = 3 - c
     base = len(pos.moves)
 
     def holds() -> bool | None:
@@ -286,24 +285,39 @@ def _refutations(pos: Position, c: int, s: Searcher, root: list[int], threat, fi
     s.stop = min(s.limit, int(stop), s.nodes + max(1, int(first)))
     if not holds():
         return root
-    pool = [q for q in dict.fromkeys(root + sorted(pos.fours[o] | pos.threes[o] | pos.fours[c] | pos.threes[c]))
-            if not pos.cells[q] and not _bad(pos, c, q)]
+    pool = _threat_points(pos, c, root)
     safe: list[int] = []
     for q in pool:
         if s.nodes >= min(stop, s.limit):
             break
-        pos.make(q, c)
-        blocks = pos.five_near(c, q)
-        if len(blocks) > 1:  # two five points: the opponent cannot stop both
-            pos.unmake()
+        if _played_through_block(pos, c, q):
             safe.append(q)
             continue
-        if blocks:  # c's four: the opponent blocks first, then may still have the win
-            pos.make(blocks[0], o)
         s.stop = min(s.limit, int(stop), s.nodes + max(1, int(each)))
         if holds() is False:
             safe.append(q)
     return safe or root
+
+
+def _threat_points(pos: Position, c: int, root: list[int]) -> list[int]:
+    """The guards' candidates for `c`: the usual ones (`root`), then every point of either side's threats."""
+    o = 3 - c
+    return [q for q in dict.fromkeys(root + sorted(pos.fours[o] | pos.threes[o] | pos.fours[c] | pos.threes[c]))
+            if not pos.cells[q] and not _bad(pos, c, q)]
+
+
+def _played_through_block(pos: Position, c: int, q: int) -> bool:
+    """Play `q` for `c`. True (and nothing left played) when it makes two five points: the opponent cannot
+    stop both. Otherwise `q` stays played, and when it made a four the opponent's block after it: the
+    position the opponent's threat is checked in (the caller unmakes back to its base)."""
+    pos.make(q, c)
+    blocks = pos.five_near(c, q)
+    if len(blocks) > 1:
+        pos.unmake()
+        return True
+    if blocks:
+        pos.make(blocks[0], 3 - c)
+    return False
 
 
 def _resist(pos: Position, c: int, s: Searcher, root: list[int], depth: int, each: float, most: float) -> list[int]:
@@ -331,8 +345,7 @@ def _resist(pos: Position, c: int, s: Searcher, root: list[int], depth: int, eac
 
     if not check(s.vct_deepening, o, depth):
         return root
-    alive = [q for q in dict.fromkeys(root + sorted(pos.fours[o] | pos.threes[o] | pos.fours[c] | pos.threes[c]))
-             if not pos.cells[q] and not _bad(pos, c, q)]
+    alive = _threat_points(pos, c, root)
     for d in range(1, depth + 1):
         safe: list[int] = []
         unproven: list[int] = []
@@ -341,14 +354,9 @@ def _resist(pos: Position, c: int, s: Searcher, root: list[int], depth: int, eac
             if s.nodes >= min(stop, s.limit):
                 rest = alive[i:]
                 break
-            pos.make(q, c)
-            blocks = pos.five_near(c, q)
-            if len(blocks) > 1:  # two five points: the opponent cannot stop both
-                pos.unmake()
+            if _played_through_block(pos, c, q):
                 safe.append(q)
                 continue
-            if blocks:  # c's four: the opponent blocks first, then may still have the win
-                pos.make(blocks[0], o)
             lost = check(s.vct, o, d)
             if lost is False:
                 safe.append(q)
