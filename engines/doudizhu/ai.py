@@ -57,6 +57,7 @@ from engines.doudizhu.rules import (
     beats,
     classify,
     has_answer,
+    plays_of_kind,
 )
 from engines.doudizhu.solver import OutOfNodes, Solver
 from engines.doudizhu.state import CALL, PASS, DdzPrivateView, Move, State, view
@@ -110,6 +111,8 @@ class Knowledge:
     bid: int
     bids: tuple[tuple[int, int], ...]
     played: tuple[int, int, int]  # plays (not passes) made per seat
+    # Every pass of another seat on its enemy's play: (seat, the play it let go, the cards that seat played since).
+    passes: tuple[tuple[int, Combo, Counts], ...] = ()
 
     @property
     def bidding(self) -> bool:
@@ -148,14 +151,36 @@ def knowledge(view: DdzPrivateView) -> Knowledge:
         if seat != landlord:
             for card in left:
                 known[rank_of(card)] += 1
+    passes = _passes(view["history"], seat, landlord) if landlord is not None else ()
     trick = None
     if view["trick"] is not None:
         t = view["trick"]
         trick = (t["seat"], Combo(t["kind"], t["rank"], t["chain"], len(t["cards"])))
     return Knowledge(
         seat, landlord, hand, tuple(view["counts"]), unseen, trick, tuple(known), view["mode"], view["bid"],
-        tuple((s, b) for s, b in view["bids"]), tuple(played),
+        tuple((s, b) for s, b in view["bids"]), tuple(played), passes,
     )
+
+
+def _passes(history: Sequence[Sequence], seat: int, landlord: int) -> tuple[tuple[int, Combo, Counts], ...]:
+    """The passes of the other seats on a play of their enemy, each with the cards its seat played later."""
+    found: list[tuple[int, Combo, list[int]]] = []
+    owner, combo, passed = -1, None, 0
+    for s, cards in history:
+        if cards:
+            counts = counts_of_cards(cards)
+            owner, combo, passed = s, classify(counts), 0
+            for p, _, later in found:
+                if p == s:
+                    for r in range(RANKS):
+                        later[r] += counts[r]
+            continue
+        if combo is not None and s != seat and (s == landlord) != (owner == landlord):
+            found.append((s, combo, [0] * RANKS))
+        passed += 1
+        if passed >= 2:
+            combo = None
+    return tuple((s, c, tuple(later)) for s, c, later in found)
 
 
 def to_move(play: Play | None) -> Move:
@@ -425,8 +450,32 @@ def normal_play(k: Knowledge) -> Play | None:
 # --- exact endgames --------------------------------------------------------------------------
 
 
-def _worlds(k: Knowledge, limit: int, rng: random.Random) -> list[tuple[Counts, Counts, Counts]]:
-    """Deals of the unseen cards to the two other seats that agree with what we know."""
+# A world in which a seat let its enemy's play go while it held a plain answer (no bomb) is less likely
+# than one in which it could not answer: it counts this much per such pass (people do keep cards back now
+# and then, so the worlds are weighed, not ruled out).
+PASS_WEIGHT = 0.2
+SAMPLE_TRIES = 20  # draws per world wanted, at most, when worlds are sampled by their weight
+
+
+def _plain_answer(hand: Counts, combo: Combo) -> bool:
+    if combo.kind in (BOMB, ROCKET):
+        return False
+    return any(p.combo.rank > combo.rank for p in plays_of_kind(hand, combo.kind, combo.chain))
+
+
+def world_weight(k: Knowledge, hands: Sequence[Counts]) -> float:
+    """How likely a deal of the unseen cards is, by the passes seen (1: nothing speaks against it)."""
+    weight = 1.0
+    for seat, combo, later in k.passes:
+        then = tuple(a + b for a, b in zip(hands[seat], later, strict=True))
+        if _plain_answer(then, combo):
+            weight *= PASS_WEIGHT
+    return weight
+
+
+def _worlds(k: Knowledge, limit: int, rng: random.Random) -> list[tuple[tuple[Counts, Counts, Counts], float]]:
+    """Deals of the unseen cards to the two other seats that agree with what we know, with their weights:
+    every deal with its weight if there are at most `limit`, else `limit` deals drawn by weight (weight 1)."""
     others = [s for s in range(3) if s != k.seat]
     fixed = {s: [0] * RANKS for s in others}
     free = list(k.unseen)
@@ -436,7 +485,6 @@ def _worlds(k: Knowledge, limit: int, rng: random.Random) -> list[tuple[Counts, 
             free[r] -= k.landlord_known[r]
     need = [k.counts[s] - sum(fixed[s]) for s in others]
     pool = list(ranks_of_counts(free))
-    worlds: list[tuple[Counts, Counts, Counts]] = []
 
     def make(first: Sequence[int]) -> tuple[Counts, Counts, Counts]:
         a = list(fixed[others[0]])
@@ -451,19 +499,35 @@ def _worlds(k: Knowledge, limit: int, rng: random.Random) -> list[tuple[Counts, 
 
     if comb(len(pool), need[0]) <= limit:
         seen: set[tuple[int, ...]] = set()
+        every = []
         for pick in combinations(pool, need[0]):
             if pick not in seen:
                 seen.add(pick)
-                worlds.append(make(pick))
-        return worlds
-    for _ in range(limit):
+                world = make(pick)
+                every.append((world, world_weight(k, world)))
+        return every
+    worlds: list[tuple[tuple[Counts, Counts, Counts], float]] = []
+    spare: list[tuple[float, int, tuple[Counts, Counts, Counts]]] = []
+    for attempt in range(SAMPLE_TRIES * limit):
         rng.shuffle(pool)
-        worlds.append(make(sorted(pool[: need[0]])))
+        world = make(sorted(pool[: need[0]]))
+        weight = world_weight(k, world) if k.passes else 1.0
+        if weight >= 1.0 or rng.random() < weight:
+            worlds.append((world, 1.0))
+            if len(worlds) == limit:
+                return worlds
+        else:
+            spare.append((-weight, attempt, world))
+    spare.sort()  # too few drawn by weight: the likeliest of the others make up the number
+    worlds.extend((world, 1.0) for _, _, world in spare[: limit - len(worlds)])
     return worlds
 
 
 def _turn_after(k: Knowledge) -> int:
     return (k.seat + 1) % 3
+
+
+STATS: list = []
 
 
 def endgame(k: Knowledge, rng: random.Random, max_cards: int, max_worlds: int, node_limit: int,
@@ -482,10 +546,10 @@ def endgame(k: Knowledge, rng: random.Random, max_cards: int, max_worlds: int, n
     worlds = _worlds(k, max_worlds, rng)
     trick = None if k.trick is None else (k.trick[1], k.trick[0])
     on_my_side = k.seat == k.landlord
-    wins = [0] * len(moves)
+    wins = [0.0] * len(moves)
     solver = Solver(k.landlord, node_limit, budget.stalled)
     done = 0
-    for world in worlds:
+    for world, weight in worlds:
         limit = min(node_limit, budget.left)  # the limit is per world: a world too big to solve is left out
         if limit <= 0:
             break
@@ -505,11 +569,12 @@ def endgame(k: Knowledge, rng: random.Random, max_cards: int, max_worlds: int, n
         budget.spend(limit - max(solver.nodes, 0))
         if won:
             done += 1
-            wins = [w + x for w, x in zip(wins, won, strict=True)]
+            wins = [w + weight * x for w, x in zip(wins, won, strict=True)]
         if budget.over():
             break
         if len(solver.memo) > 400_000:
             solver.memo.clear()
+    STATS.append((sum(k.counts), done, len(worlds)))
     if done == 0:
         return "unknown"
     best = max(wins)
@@ -591,38 +656,69 @@ def simulate(k: Knowledge, world: tuple[Counts, Counts, Counts], move: Play | No
     return (out == k.landlord) == (k.seat == k.landlord), steps
 
 
-# hard: the share of its work the exact endgame may take (the playouts get the rest), and the
-# solver's positions per world.
-HARD_ENDGAME_SHARE, HARD_WORLD_NODES = 0.4, 40_000
-NORMAL_WORLD_NODES = 8_000
-NORMAL_MAX_CARDS = 17  # normal solves endgames exactly from this many cards left in all (14 before: 0.731 -> 0.742
-# against the rule player over 1,000 deals, points 1.59 -> 1.66, its slowest move 0.49 s of CPU)
 
 
 def hard_play(k: Knowledge, rng: random.Random, budget: Budget) -> Play | None:
-    exact = budget.part(HARD_ENDGAME_SHARE)
-    solved = endgame(k, rng, 18, 40, HARD_WORLD_NODES, exact)
-    budget.spend(exact.used)
-    budget.ceiling_hit |= exact.ceiling_hit
-    if solved not in ("unknown", "lost"):
-        return solved  # type: ignore[return-value]
-    if solved == "lost":
-        return normal_lead(k) if k.trick is None else normal_follow(k)
+    return searched_play(k, rng, budget, HARD)
+
+
+@dataclass(frozen=True)
+class Search:
+    """How a level searches: exact endgames from `cards` cards left in all, in at most `worlds` worlds of at
+    most `world_nodes` positions each, with `share` of the work; then playouts of its best candidates (at most
+    `candidates`, within `margin` of the best heuristic score) with what is left, at most `race_work` of it."""
+
+    cards: int
+    worlds: int
+    world_nodes: int
+    share: float
+    candidates: int
+    margin: float
+    race_work: int
+    race_lost: bool  # play out the candidates also when the endgame is lost in every world against best play
+
+
+# How the levels search (their work is `Limit.work` of engines/doudizhu/game.py).
+HARD = Search(cards=18, worlds=40, world_nodes=40_000, share=0.4, candidates=6, margin=15.0, race_work=10**9,
+              race_lost=False)
+# Normal solves endgames exactly from 17 cards left in all (14 before: 0.731 -> 0.742 against the rule player
+# over 1,000 deals, points 1.59 -> 1.66, its slowest move 0.49 s of CPU).
+NORMAL = Search(cards=17, worlds=20, world_nodes=8_000, share=1.0, candidates=6, margin=15.0, race_work=0,
+                race_lost=False)
+
+
+def ranked_moves(k: Knowledge) -> list[tuple[float, Play | None]]:
+    """The candidates with normal's scores, best first (a finishing order alone if there is one)."""
     if k.trick is None:
         split = plan(k.hand)
         finish = finishing_order(k, split)
         if finish is not None:
-            return finish
-        ranked = sorted(((score_lead(k, p, split.score), p) for p in calm(k, _lead_candidates(k, split))),
-                        key=lambda item: -item[0])  # type: ignore[arg-type]
-    else:
-        ranked = follow_scores(k)
-    if len(ranked) == 1 or ranked[0][0] >= 900:
+            return [(1000.0, finish)]
+        return sorted(((score_lead(k, p, split.score), p) for p in calm(k, _lead_candidates(k, split))),
+                      key=lambda item: -item[0])  # type: ignore[arg-type]
+    return follow_scores(k)
+
+
+def searched_play(k: Knowledge, rng: random.Random, budget: Budget, how: Search) -> Play | None:
+    exact = budget.part(how.share)
+    solved = endgame(k, rng, how.cards, how.worlds, how.world_nodes, exact)
+    budget.spend(exact.used)
+    budget.ceiling_hit |= exact.ceiling_hit
+    if solved not in ("unknown", "lost"):
+        return solved  # type: ignore[return-value]
+    ranked = ranked_moves(k)
+    if solved == "lost" and not how.race_lost:
         return ranked[0][1]
-    top = [ranked[0]] + [item for item in ranked[1:6] if item[0] >= ranked[0][0] - 15.0]
+    if len(ranked) == 1 or ranked[0][0] >= 900 or how.race_work <= 0:
+        return ranked[0][1]
+    top = [ranked[0]] + [item for item in ranked[1:how.candidates] if item[0] >= ranked[0][0] - how.margin]
     if len(top) == 1:
         return top[0][1]
-    return race(k, [move for _, move in top], rng, budget)
+    racing = budget.part(min(1.0, how.race_work / max(1, budget.left)))
+    move = race(k, [move for _, move in top], rng, racing)
+    budget.spend(racing.used)
+    budget.ceiling_hit |= racing.ceiling_hit
+    return move
 
 
 def race(k: Knowledge, moves: list[Play | None], rng: random.Random, budget: Budget,
@@ -632,14 +728,14 @@ def race(k: Knowledge, moves: list[Play | None], rng: random.Random, budget: Bud
     spent (checked after each world, so every candidate has played the same worlds).
     Ties go to the earlier candidate (the heuristics' order)."""
     alive = list(range(len(moves)))
-    results: list[list[bool]] = [[] for _ in moves]
+    results: list[list[float]] = [[] for _ in moves]  # per world: its weight if the candidate won, else 0
     worlds = 0
     few = _world_count(k) <= batch  # then one pass over every world says all there is to say
     while len(alive) > 1 and worlds < most and not budget.over():
-        for world in _worlds(k, batch, rng):
+        for world, weight in _worlds(k, batch, rng):
             for i in alive:
                 won, steps = simulate(k, world, moves[i])
-                results[i].append(won)
+                results[i].append(weight if won else 0.0)
                 budget.spend(steps)
             worlds += 1
             if budget.over():
@@ -689,8 +785,7 @@ def decide(seen: DdzPrivateView, level: str, limit: Limit, rng: random.Random) -
     elif level == "hard":
         move = hard_play(k, rng, budget)
     else:
-        solved = endgame(k, rng, NORMAL_MAX_CARDS, 20, NORMAL_WORLD_NODES, budget)
-        move = normal_play(k) if solved in ("unknown", "lost") else solved  # type: ignore[assignment]
+        move = searched_play(k, rng, budget, NORMAL)
     info = AIInfo(work=budget.used)
     if budget.ceiling_hit:
         info["reason"] = "seconds"
