@@ -293,18 +293,28 @@ def fast_lead(hand: Counts, split: Plan, enemy_min: int, partner_min: int | None
     return min(groups, key=key)
 
 
-def fast_follow(hand: Counts, split: Plan, trick: Combo, partner_owns: bool, danger: bool) -> Play | None:
-    """An answer from the groups of our split (smallest first); a split-breaking answer or a bomb only in danger."""
-    total = sum(hand)
+def fast_follow(hand: Counts, split: Plan, trick: Combo, partner_owns: bool, danger: bool,
+                total: int | None = None) -> Play | None:
+    """An answer from the groups of our split (smallest first); a split-breaking answer or a bomb only in danger.
+    `total`: the number of cards in `hand`, if known."""
+    if total is None:
+        total = sum(hand)
     if trick.size == total and classify(hand) is not None and has_answer(hand, trick):
         whole = classify(hand)
         if whole is not None and beats(whole, trick):
             return Play(whole, hand)
     if partner_owns:
         return None
-    fits = [g for g in split.groups if g.combo.kind not in (BOMB, ROCKET) and beats(g.combo, trick)]
-    if fits:
-        return min(fits, key=lambda g: g.combo.rank)
+    # the groups that beat it, bombs aside (a group of the same kind and size, higher)
+    kind, size, rank = trick.kind, trick.size, trick.rank
+    best: Play | None = None
+    for g in split.groups:
+        c = g.combo
+        if (c.kind == kind and c.size == size and c.rank > rank and c.kind not in (BOMB, ROCKET)
+                and (best is None or c.rank < best.combo.rank)):
+            best = g
+    if best is not None:
+        return best
     if not danger:
         return None
     options = answers(hand, trick)
@@ -527,11 +537,8 @@ def _turn_after(k: Knowledge) -> int:
     return (k.seat + 1) % 3
 
 
-STATS: list = []
-
-
 def endgame(k: Knowledge, rng: random.Random, max_cards: int, max_worlds: int, node_limit: int,
-            budget: Budget) -> Play | str | None:
+            budget: Budget, min_worlds: int = 1) -> Play | str | None:
     """The move that wins in the most consistent worlds with perfect play; "unknown" if too big or beyond the
     budget, "lost" if every world was solved and lost. At most `node_limit` positions per world (a world
     too big is left out), and the worlds are solved in turn while the budget lasts."""
@@ -574,9 +581,8 @@ def endgame(k: Knowledge, rng: random.Random, max_cards: int, max_worlds: int, n
             break
         if len(solver.memo) > 400_000:
             solver.memo.clear()
-    STATS.append((sum(k.counts), done, len(worlds)))
-    if done == 0:
-        return "unknown"
+    if done < min(min_worlds, len(worlds)) or done == 0:
+        return "unknown"  # too few worlds solved to go by
     best = max(wins)
     if best == 0:
         return "lost" if done == len(worlds) else "unknown"  # lost in every world: the heuristics play on
@@ -602,30 +608,32 @@ def rollout(hands: list[Counts], landlord: int, turn: int, trick: tuple[Combo, i
     """Play a world out with the fast policy for every seat; returns the seat that goes out first and
     the number of moves played (the work)."""
     hands = list(hands)
+    sizes = [sum(h) for h in hands]
+    farmers = [s for s in range(3) if s != landlord]
+    partner_of = [None if s == landlord else 3 - s - landlord for s in range(3)]
     for step in range(1, 201):
         hand = hands[turn]
         split = splits[turn]
         if split is None:
             split = splits[turn] = plan(hand)
-        partner_owns = trick is not None and trick[1] != turn and (trick[1] == landlord) == (turn == landlord)
-        enemies = [s for s in range(3) if (s == landlord) != (turn == landlord)]
-        enemy_min = min(sum(hands[s]) for s in enemies)
+        partner = partner_of[turn]
+        enemy_min = min(sizes[farmers[0]], sizes[farmers[1]]) if partner is None else sizes[landlord]
         if trick is None:
-            partner = [s for s in range(3) if s != turn and (s == landlord) == (turn == landlord)]
-            move: Play | None = fast_lead(hand, split, enemy_min, sum(hands[partner[0]]) if partner else None)
+            move: Play | None = fast_lead(hand, split, enemy_min, None if partner is None else sizes[partner])
         else:
-            danger = not partner_owns and sum(hands[trick[1]]) <= 4
-            move = fast_follow(hand, split, trick[0], partner_owns, danger)
+            partner_owns = partner is not None and trick[1] == partner
+            danger = not partner_owns and sizes[trick[1]] <= 4
+            move = fast_follow(hand, split, trick[0], partner_owns, danger, sizes[turn])
         nxt = (turn + 1) % 3
         if move is None:
             assert trick is not None
             if nxt == trick[1]:
                 trick = None
         else:
-            hand = minus(hand, move.counts)
-            if not any(hand):
+            sizes[turn] -= move.combo.size
+            if not sizes[turn]:
                 return turn, step
-            hands[turn] = hand
+            hands[turn] = minus(hand, move.counts)
             groups = list(split.groups)
             if move in groups:
                 groups.remove(move)
@@ -676,14 +684,19 @@ class Search:
     margin: float
     race_work: int
     race_lost: bool  # play out the candidates also when the endgame is lost in every world against best play
+    min_worlds: int = 1  # the endgame's answer counts only if it solved this many worlds (or all there are)
 
 
 # How the levels search (their work is `Limit.work` of engines/doudizhu/game.py).
-HARD = Search(cards=18, worlds=40, world_nodes=40_000, share=0.4, candidates=6, margin=15.0, race_work=10**9,
-              race_lost=False)
-# Normal solves endgames exactly from 17 cards left in all (14 before: 0.731 -> 0.742 against the rule player
-# over 1,000 deals, points 1.59 -> 1.66, its slowest move 0.49 s of CPU).
-NORMAL = Search(cards=17, worlds=20, world_nodes=8_000, share=1.0, candidates=6, margin=15.0, race_work=0,
+# Hard: exact endgames from 24 cards left in all (18 before; the solver's move cache made positions about 4 times
+# cheaper), an endgame answer only from 4 solved worlds or more (or every world there is), and playouts also
+# where every world is lost against best play (people are not best play).
+HARD = Search(cards=24, worlds=40, world_nodes=40_000, share=0.4, candidates=6, margin=15.0, race_work=10**9,
+              race_lost=True, min_worlds=4)
+# Normal: exact endgames from 24 cards left in all (14 -> 17 before: 0.731 -> 0.742 against the rule player over
+# 1,000 deals; 17 -> 24 with the inference from passes: 0.760 -> 0.792 over the first 200 of those deals, 10
+# deals better and none worse), its heuristics elsewhere.
+NORMAL = Search(cards=24, worlds=20, world_nodes=20_000, share=1.0, candidates=6, margin=15.0, race_work=0,
                 race_lost=False)
 
 
@@ -701,7 +714,7 @@ def ranked_moves(k: Knowledge) -> list[tuple[float, Play | None]]:
 
 def searched_play(k: Knowledge, rng: random.Random, budget: Budget, how: Search) -> Play | None:
     exact = budget.part(how.share)
-    solved = endgame(k, rng, how.cards, how.worlds, how.world_nodes, exact)
+    solved = endgame(k, rng, how.cards, how.worlds, how.world_nodes, exact, how.min_worlds)
     budget.spend(exact.used)
     budget.ceiling_hit |= exact.ceiling_hit
     if solved not in ("unknown", "lost"):
