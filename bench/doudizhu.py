@@ -11,9 +11,10 @@ the highest `hand_strength` takes the bottom cards with a bid of 1 (base stake
 farmer seats; in copy B the same cards are played with the roles swapped. Win
 rate = games won by the side under test / all games (2 per deal); points = its
 settlement per game (landlord ±2 x multiplier, the farmers together ∓2 x
-multiplier), so equal players score 0.5 and 0. Opponents: `random` (a random
-legal move), `rule` (the simple rule player of `engines/doudizhu/players.py`)
-and the level below.
+multiplier), so equal players score 0.5 and 0; `+-95%`: the half width of the
+win rate's 95% interval (by deal: its two copies share the cards). Opponents:
+`random` (a random legal move), `rule` (the simple rule player of
+`engines/doudizhu/players.py`) and the level below.
 
 Style errors of the side under test, counted in its games (per 1,000 games):
 - `rocket`: holding both jokers it beats a single with one joker alone (the rocket broken);
@@ -26,7 +27,11 @@ Bidding: each deal is played three times from the deal, bidding included, by
 easy, normal and hard together, each level taking each seat once (the seats
 rotate); the deal's first bidder is the game's. Per level: how often it became
 the landlord, its mean winning bid, its win rate and points as the landlord,
-and its points per game over all games (bidding and play together).
+and its points per game over all games (bidding and play together), each with
+its 95% interval (Wilson for the win rate; mean +- 1.96 standard errors for
+points, points per game by deal), and hard's points per game minus normal's, by
+deal, with its interval. 150 deals (450 games) make each level the bidder in
+about 150 games: its win rate as the landlord known to about +-0.08.
 
 Work: every AI move is timed in CPU seconds (`time.process_time`, so a busy
 machine does not change the figures) and reports its work (sampled worlds,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 from engines.base import Limit
@@ -229,6 +230,25 @@ def test_exact_endgame_finds_the_forced_win() -> None:
         for level in ("normal", "hard"):
             assert think(state, 0, level, 1.0, rng) in always
     assert found >= 5
+
+
+def test_endgames_of_24_cards_are_solved_within_normal_s_work() -> None:
+    """With 24 cards left in all, the landlord on 4 of them (someone near going out: where the endgames that
+    matter start), normal's exact endgame answers (a move, or "lost") within its 30,000 units in most positions,
+    and spends no more than them."""
+    rng = random.Random(7)
+    answered = 0
+    for _ in range(8):
+        deck = rng.sample(range(54), 24)
+        hands = (tuple(sorted(deck[:4])), tuple(sorted(deck[4:14])), tuple(sorted(deck[14:])))
+        gone = tuple(c for c in range(54) if c not in deck)
+        state = State("points", 1, 0, hands, hands[0][:3], 0, (1,), 0, 1, ((0, gone), (1, ()), (2, ())))
+        k = ai.knowledge(GAME.view(state, 0))
+        budget = ai.Budget(GAME.levels["normal"].work, math.inf)
+        found = ai.endgame(k, rng, ai.NORMAL.cards, ai.NORMAL.worlds, ai.NORMAL.world_nodes, budget)
+        assert budget.used <= GAME.levels["normal"].work
+        answered += found != "unknown"
+    assert answered >= 5
 
 
 def test_worlds_are_weighed_by_the_passes_seen() -> None:
