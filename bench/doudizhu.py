@@ -47,6 +47,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import hashlib
+import json
 import math
 import os
 import random
@@ -266,13 +267,20 @@ def _bidding_deal(seed: int) -> list[dict]:
     return rows
 
 
-def bidding(deals: int, workers: int, first: int = 0) -> list[tuple[str, bool]]:
+def bidding(deals: int, workers: int, first: int = 0, rows_file: str | None = None) -> list[tuple[str, bool]]:
     with Pool(workers, initializer=_nice) as pool:
         rows = [r for rs in pool.map(bidding_deal, range(first, first + deals),
                                      chunksize=max(1, deals // (workers * 8)))
                 for r in rs]
+    if rows_file:  # appended, so that runs over other seeds add up (`--rows-from` reads them all back)
+        with open(rows_file, "a") as out:
+            out.writelines(json.dumps(r) + "\n" for r in rows)
+    return bidding_table(rows, f"{deals} deals (seeds {first}..{first + deals - 1})")
+
+
+def bidding_table(rows: list[dict], what: str) -> list[tuple[str, bool]]:
     digest = hashlib.sha256("//".join(r["moves"] for r in rows).encode()).hexdigest()[:10]
-    print(f"\nBidding: {deals} deals (seeds {first}..{first + deals - 1}) x 3 games (easy, normal and hard bid "
+    print(f"\nBidding: {what} x 3 games (easy, normal and hard bid "
           f"and play together, seats rotated; {sum(r['redeals'] for r in rows)} redeals after all passed); "
           f"digest {digest}")
     print("landlord: share of games it became the landlord; LL win, LL pts: its win rate and points per game "
@@ -410,6 +418,8 @@ def main() -> None:
     parser.add_argument("--against", default="random,rule,below")
     parser.add_argument("--only", choices=("matches", "bidding", "render"), default=None)
     parser.add_argument("--no-render", action="store_true")
+    parser.add_argument("--rows", default=None, help="append the bidding games to this file (JSON lines)")
+    parser.add_argument("--rows-from", default=None, help="print the bidding table of the games in this file")
     parser.add_argument("--calibrate", type=int, default=0, help="measure bidding: landlord win rate by strength")
     args = parser.parse_args()
     _nice()
@@ -421,8 +431,12 @@ def main() -> None:
     if args.only in (None, "matches"):
         verdicts += matches(args, workers)
     deals = args.deals if args.bidding is None else args.bidding
-    if args.only in (None, "bidding") and deals:
-        verdicts += bidding(deals, workers, args.seed)
+    if args.rows_from:
+        with open(args.rows_from) as saved:
+            rows = [json.loads(line) for line in saved if line.strip()]
+        verdicts += bidding_table(rows, f"{len(rows) // 3} deals from {args.rows_from}")
+    elif args.only in (None, "bidding") and deals:
+        verdicts += bidding(deals, workers, args.seed, args.rows)
     if args.only in (None, "render") and not args.no_render:
         from bench.doudizhu_render import figures
 
