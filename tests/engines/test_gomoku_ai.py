@@ -351,7 +351,7 @@ def test_choose_answers_the_first_move_in_the_centre() -> None:
 
 
 def _snapshot(pos: Position) -> tuple:
-    return (list(pos.cells), list(pos.keys), [list(x) for x in pos.pat[1:]], [list(x) for x in pos.code[1:]],
+    return (list(pos.cells), list(pos.keys), [list(x) for x in pos.code[1:]],
             list(pos.total), [set(x) for x in pos.fours], [set(x) for x in pos.threes], set(pos.cand), pos.hash)
 
 
@@ -375,6 +375,10 @@ def test_incremental_patterns_match_a_recount_and_unmake_restores_everything(rul
                 assert pos.fours[c] == {q for q, code in codes.items() if code >= BIT_B4}
                 assert pos.threes[c] == {q for q, code in codes.items() if code >= BIT_F3}
                 assert pos.total[c] == sum(VALUE[code] for code in codes.values())
+            stones = [pos.geo.colrow(s) for s in pos.moves]
+            assert pos.cand == {q for q in codes
+                                if any(max(abs(col - s[0]), abs(row - s[1])) <= 2 for s in stones
+                                       for col, row in [pos.geo.colrow(q)])}
         while pos.moves:
             pos.unmake()
             assert _snapshot(pos) == before.pop()
