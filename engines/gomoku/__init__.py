@@ -175,7 +175,10 @@ class Gomoku(Game[State, Point]):
         if state.opening != SWAP2 or state.over:
             return None
         stage = phase(state)
-        example = point_name(state.size // 2, state.size // 2)
+        mid = state.size // 2
+        empty = [Point(i % state.size, i // state.size) for i, v in enumerate(state.board) if v == EMPTY]
+        free = min(empty, key=lambda p: (max(abs(p.col - mid), abs(p.row - mid)), p.row, p.col))  # nearest the centre
+        example = point_name(*free)
         colour = msg("gomoku.black" if state.turn == 0 else "gomoku.white")
         if stage == PLACE3:
             return msg("gomoku.swap_prompt_place3", number=len(state.moves) + 1, colour=colour, example=example)
