@@ -106,6 +106,8 @@ async def test_gomoku_swap2_opening_by_slash_commands_and_buttons(fake: FakeDisc
     assert [m.content for m in wrong.said] == ["Use /swap black, /swap white or /swap more."]
 
     board = await board_saying(fake, channel, "Bob, choose: /swap black")
+    offered = await fake.autocomplete(BOB, "swap", "args", channel, args="")
+    assert [c["value"] for c in offered.choices] == ["black", "white", "more"]
     assert board.content.startswith(f"<@{BOB.id}>") and board.png is not None  # Bob to choose, pinged
     assert [b["label"] for b in board.buttons][:3] == ["Play black", "Play white", "Two more stones"]
     await fake.click(BOB, board, "Play black")
