@@ -64,8 +64,7 @@ async def test_agree_refuse_and_hint_after_a_restart(fake: FakeDiscord, tmp_path
         await bot.stop()
 
 
-async def test_the_last_board_before_a_restart_loses_its_picture_to_the_next(fake: FakeDiscord,
-                                                                            tmp_path: Path) -> None:
+async def test_the_last_board_before_a_restart_loses_its_picture_to_the_next(fake: FakeDiscord, tmp_path: Path) -> None:
     """The board's id is kept the moment the board is posted, not only with a later button message."""
     db = tmp_path / "games.db"
     bot = await start_bot(fake, db)
