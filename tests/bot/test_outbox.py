@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.model import EVERYONE, Reply
-from bot.outbox import decode, encode, public
+from bot.outbox import Settled, decode, encode, public
 from bot.session import Change, Notice
 from bot.storage import Storage, open_storage
 from tests.bot.test_storage_contract import NOW, a_session
@@ -218,7 +218,7 @@ async def test_a_retry_skips_the_replies_already_shown(database: Path | str, clo
         async with outbox.collect():
             await table.host.core.commit(await table.store.create(a_session("console:test")))
             both = [Reply("one", audience=EVERYONE), Reply("two", audience=EVERYONE)]
-            assert await outbox.settle("console:test", both)
+            assert await outbox.settle("console:test", both) is Settled.SENT
         assert [r.text for r in platform.shown] == ["one"] and refused
         await tried_until_shown(table, platform, 2)
         assert [r.text for r in platform.shown] == ["one", "two"]  # "one" not again
