@@ -280,12 +280,6 @@ class PostgresStorage(SQLOutbox):
         return sorted(found, key=lambda s: s.id or 0)
 
     @guarded
-    async def active_counts(self) -> dict[tuple[str, str], int]:
-        async with self._conn() as conn:
-            rows = await conn.fetch(f"SELECT status, game, COUNT(*) FROM sessions WHERE {ACTIVE} GROUP BY status, game")
-            return {(row[0], row[1]): row[2] for row in rows}
-
-    @guarded
     async def next_deadline(self) -> float | None:
         async with self._conn() as conn:
             return await conn.fetchval(f"SELECT MIN(deadline) FROM sessions WHERE deadline IS NOT NULL AND {ACTIVE}")

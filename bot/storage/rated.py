@@ -197,6 +197,11 @@ class SQLRatings(Storage):
         async with self._writing() as tx:
             return await rebuild(tx)
 
+    async def active_counts(self) -> dict[tuple[str, str], int]:
+        rows = await self._query("SELECT status, game, COUNT(*) AS n FROM sessions WHERE status IN ('lobby', 'playing')"
+                                 " GROUP BY status, game")  # fmt: skip
+        return {(r["status"], r["game"]): r["n"] for r in rows}
+
     async def rated_counts(self) -> dict[str, int]:
         rows = await self._query("SELECT game, COUNT(*) AS n FROM rated_games GROUP BY game")
         return {r["game"]: r["n"] for r in rows}

@@ -287,12 +287,6 @@ class SQLiteStorage(SQLOutbox):
         return await self._many(f"SELECT * FROM sessions WHERE {ACTIVE} ORDER BY id")
 
     @_guarded
-    async def active_counts(self) -> dict[tuple[str, str], int]:
-        async with self._between():
-            sql = f"SELECT status, game, COUNT(*) FROM sessions WHERE {ACTIVE} GROUP BY status, game"
-            return {(status, game): n for status, game, n in await (await self.db.execute(sql)).fetchall()}
-
-    @_guarded
     async def next_deadline(self) -> float | None:
         async with self._between():
             sql = f"SELECT MIN(deadline) FROM sessions WHERE deadline IS NOT NULL AND {ACTIVE}"

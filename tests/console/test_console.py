@@ -347,3 +347,22 @@ async def test_gomoku_swap2_against_the_bot(tmp_path: Path) -> None:
     assert decided is not None
     assert "🏆" in text or "Draw" in text
     assert re.search(r"After move (\d+) of \1: ", text)
+
+
+async def test_gomoku_swap2_in_chinese(tmp_path: Path) -> None:
+    table = await open_table(tmp_path / "zh.db", Clock(), language="zh")
+    out: list[str] = []
+    console = Console(table.host, tmp_path / "pictures", "alice", write=out.append)
+    typed = ["五子棋 开局 交换", "/换人 bob", "加入", "/as alice", "h8", "h9", "j10", "/as bob", "交换 紫", "交换 执黑",
+             "/as alice", "h7"]  # fmt: skip
+    try:
+        await console.run(lines(table.host, *typed))
+    finally:
+        await close_table(table)
+    text = "\n".join(out)
+    assert "alice，二次交换开局：请放第 1/3 枚棋子（黑棋），例如 /move h8。" in text
+    assert "bob，请选择：/swap black（你执黑，对手立即执白落子）" in text
+    assert "用法：/swap black（执黑）、/swap white（执白）或 /swap more（再放两子）。" in text
+    assert "bob 选择执黑：对方执白，现在落子。" in text and "alice，轮到你了（白棋）。" in text
+    assert "alice 走了 h7。" in text and "bob，轮到你了（黑棋）。" in text
+    assert "二次交换：第二位玩家执黑" in text
