@@ -65,7 +65,7 @@ LEVELS = {
     "normal": {"depths": (1, 3), "solo": (1, 2, 3), "root": 24, "inner": 8, "leaf": 6, "positional": False},
     # Two players: a plan of 1, 2, ... 5 own moves, the best PLAN_WIDTH by gain at each node (all
     # root moves at the root); each step the other could gain with its reply counts REPLY against.
-    "hard": {"plan": (1, 2, 3, 4, 5), "root": 40, "positional": True, "reply": 1.0},
+    "hard": {"plan": (1, 2, 3, 4, 5), "root": 40, "positional": True, "reply": 0.25},
 }
 # With three or more players a node costs about 1.7 times as much (the replies of every other
 # player are generated): the level's nodes are scaled by WORK, so a move takes about as long.
