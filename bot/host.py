@@ -30,7 +30,7 @@ from bot.core import Core, Request, in_language, notice, secret, title
 from bot.i18n import Translator, t, translator
 from bot.languages import CHANNEL_KEY, Languages
 from bot.model import Event, Reply
-from bot.outbox import Outbox, Publish, public
+from bot.outbox import Outbox, Publish, Settled, public
 from bot.pictures import Pictures
 from bot.replies import board, lobby
 from bot.session import ChannelBusy, Conflict, Outgoing, Session, SessionStatus
@@ -261,7 +261,7 @@ class Host:
             try:
                 async with self.store.exclusive(event.channel):  # and no other process in this channel
                     replies = await self._run(event, command, button, text)
-                    await self._answer(event.channel, replies, respond)
+                    await self._answer(event, replies, respond)
             except StorageUnavailable as error:
                 log.warning("storage unavailable in %s: %s", event.channel, error)
                 tr = self.languages.spoken(event)  # asking the store for languages would fail too
@@ -319,15 +319,18 @@ class Host:
             raise Refusal("host.no_game" if session is None else "host.not_now", command=r.command.word)
         raise Refusal("host.unknown_command", command=r.command.word)
 
-    async def _answer(self, channel: str, replies: list[Reply], respond: Respond | None) -> None:
+    async def _answer(self, event: Event, replies: list[Reply], respond: Respond | None) -> None:
         """What the channel is owed after the command's commits goes through the outbox, after the
         rest goes to `respond` (which acknowledges the command: a button's spinner stops); when it
-        committed nothing, everything to `respond`."""
+        committed nothing, everything to `respond`. When the platform will not let the bot post in
+        the channel at all, the person who acted is told, to them alone (their move stands)."""
         if not self.outbox.owing():
             await _respond(respond, replies)
             return
         await _respond(respond, [r for r in replies if not public(r)])
-        await self.outbox.settle(channel, [r for r in replies if public(r)])
+        if await self.outbox.settle(event.channel, [r for r in replies if public(r)]) is Settled.REFUSED:
+            tr = await self._reader(event)
+            await _respond(respond, in_language([secret(event.user, tr, t("host.cannot_post"))], tr))
 
     async def _regenerate(self, row: Outgoing) -> list[Reply]:
         """An outbox row without its replies: the session as it is now."""
@@ -346,7 +349,7 @@ class Host:
         return in_language([said], tr)
 
     async def _deliver(self, channel: str, replies: list[Reply]) -> None:
-        if await self.outbox.settle(channel, [r for r in replies if public(r)]):
+        if await self.outbox.settle(channel, [r for r in replies if public(r)]) is not Settled.NOTHING:
             replies = [r for r in replies if not public(r)]
             if not replies:
                 return

@@ -32,6 +32,7 @@ import asyncio
 import base64
 import contextlib
 import contextvars
+import enum
 import json
 import logging
 import secrets
@@ -59,6 +60,14 @@ IDLE_WAIT = 60.0  # seconds the deliverer sleeps with nothing due that it knows 
 STOP_WAIT = 10.0  # seconds a stopping deliverer may take to finish what it is sending
 
 _collected: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("outbox_keys", default=None)
+
+
+class Settled(enum.Enum):
+    """What `settle` did with a command's public replies."""
+
+    NOTHING = "nothing was committed: the caller sends them itself, as any answer"
+    SENT = "sent, or kept for the deliverer"
+    REFUSED = "refused for good (the bot may not post there): dropped"
 
 
 class Undeliverable(Exception):
@@ -134,45 +143,48 @@ class Outbox:
         return bool(_collected.get())
 
     # --- sending ----------------------------------------------------------------------------------
-    async def settle(self, channel: str, replies: list[Reply]) -> bool:
+    async def settle(self, channel: str, replies: list[Reply]) -> Settled:
         """The public `replies` of the commits collected so far in `channel`: sent now (unless an
-        older row of the channel still waits: then after it), else kept for the deliverer. False
-        when nothing was committed (the caller sends them itself, as any answer)."""
+        older row of the channel still waits: then after it), else kept for the deliverer; dropped
+        when the platform refuses them for good (the caller may tell the person who acted)."""
         keys = _collected.get()
         if not keys:
-            return False
+            return Settled.NOTHING
         mine = list(keys)
         keys.clear()
         try:
-            await self._settle(channel, mine, replies)
+            return await self._settle(channel, mine, replies)
         except Exception:  # the replies are in the row or the row shows the board: never the command's failure
             log.exception("settling the outbox of %s failed; the deliverer takes it from here", channel)
             self.wake()
+            return Settled.SENT
         finally:
             self.busy.difference_update(mine)
-        return True
 
-    async def _settle(self, channel: str, keys: list[str], replies: list[Reply]) -> None:
+    async def _settle(self, channel: str, keys: list[str], replies: list[Reply]) -> Settled:
         if not replies:
             await self.store.outbox_done(keys)
-            return
+            return Settled.SENT
         last, dropped, now = keys[-1], keys[:-1], self.clock()
         if await self.store.outbox_ahead(channel, keys[0]):
             await self.store.outbox_hold(last, encode(replies), [], 0, now, dropped)
             self._due(now)
-            return
+            return Settled.SENT
         sent: list[dict[str, Any]] = []
+        settled = Settled.SENT
         try:
             await self._publish(channel, replies, sent)
         except Undeliverable as error:
             log.error("%s refused the replies for good (%s); dropped", channel, error)
+            settled = Settled.REFUSED
         except Exception as error:
             wait = waiting(1, error)
             log.warning("%s refused the replies (%s); trying again in %g s", channel, _said(error), wait)
             await self.store.outbox_hold(last, encode(replies), sent, 1, now + wait, dropped)
             self._due(now + wait)
-            return
+            return Settled.SENT
         await self.store.outbox_done(keys)
+        return settled
 
     async def _publish(self, channel: str, replies: list[Reply], sent: list[dict[str, Any]],
                        key: str | None = None) -> None:  # fmt: skip

@@ -69,7 +69,11 @@ async def board(
         text.append(tr(t("host.game_cancelled")))
     elif to_move is not None:
         seat = session.seats[to_move]
-        text.append(tr(t("host.ai_thinking" if seat.played_by_ai else "host.your_move", name=seat.name)))
+        asked = None if seat.played_by_ai else game.prompt(state, to_move)
+        if asked is not None:
+            text.append(tr(Msg(asked.key, {**asked.params, "name": seat.name})))
+        else:
+            text.append(tr(t("host.ai_thinking" if seat.played_by_ai else "host.your_move", name=seat.name)))
     view = game.view(state, None)
     mentions: tuple[str, ...] = ()
     if to_move is not None and session.seats[to_move].user_id and not session.seats[to_move].played_by_ai:

@@ -120,7 +120,7 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         # the games' own words
         "take": ("取",), "bid": ("叫分",), "pass": ("过", "不要", "要不起", "不叫", "不抢"),
         "call": ("叫地主", "抢地主"), "play": ("出", "出牌"), "jump": ("跳",), "moves": ("走法",),
-        "path": ("路线", "路径"),
+        "path": ("路线", "路径"), "swap": ("交换",),
     },
 }  # fmt: skip
 

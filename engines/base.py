@@ -326,6 +326,11 @@ class Game(ABC, Generic[S, M]):
         """One sentence announcing `move` made in `state`; the host fills in `{name}`."""
         return Msg("host.moved", {"move": self.move_text(state, move)})
 
+    def prompt(self, state: S, seat: int) -> Msg | None:
+        """What `seat`, the seat to move, is asked to do, in one sentence (the host fills in `{name}`),
+        where the rules ask more than a move (an opening's choice of colours); None: "{name}, your move"."""
+        return None
+
     def quick_moves(self, state: S, seat: int) -> list[tuple[Msg, str]]:
         """Moves worth a button for the seat to move: (label, move text). Bids, pass."""
         return []

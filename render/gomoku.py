@@ -29,6 +29,7 @@ BACKGROUND = "#efe6d2"
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 # The colours the header uses for the players: stone-like, and our stone sprites are pasted over them.
 STONE_COLOURS = ("#1d1d1d", "#f7f5ef")
+UNDECIDED = "#a89f8c"  # swap2: a seat whose colour is not chosen yet
 NUMBER_COLOURS = ("#ffffff", "#1d1d1d")  # on a black stone, on a white one
 LAST_MARK = "#e0473c"
 WIN_STRIKE = (214, 48, 49, 235)
@@ -72,11 +73,7 @@ def _wood(width: int, height: int) -> Image.Image:
     phase = [rng.uniform(0, 6.28) for _ in range(3)]
     for y in range(height):
         t = y / height
-        v = (
-            math.sin(t * 37 + phase[0]) * 6
-            + math.sin(t * 91 + phase[1]) * 3
-            + math.sin(t * 11 + phase[2]) * 5
-        )
+        v = math.sin(t * 37 + phase[0]) * 6 + math.sin(t * 91 + phase[1]) * 3 + math.sin(t * 11 + phase[2]) * 5
         shade = (max(0, min(255, round(c + v * k))) for c, k in zip(base, (1.0, 0.9, 0.7), strict=True))
         strip.putpixel((0, y), tuple(shade))
     wood = strip.resize((width, height))
@@ -200,8 +197,12 @@ def _palette(size: int) -> Image.Image:
     samples = []
     for finished in (False, True):
         view = {
-            "size": size, "rule": "renju", "moves": moves, "last": moves[-1],
-            "win_line": [[i, i] for i in range(5)] if finished else [], "forbidden": [[1, 0], [4, 1]],
+            "size": size,
+            "rule": "renju",
+            "moves": moves,
+            "last": moves[-1],
+            "win_line": [[i, i] for i in range(5)] if finished else [],
+            "forbidden": [[1, 0], [4, 1]],
         }
         outcome = Outcome((1, 2), msg("gomoku.five", points="a1 b2 c3 d4 e5")) if finished else None
         ctx = RenderContext(names, None if finished else 1, outcome, lambda m: m.key, overlay={"numbers": finished})
@@ -218,9 +219,13 @@ def _draw(view: GomokuView, ctx: RenderContext) -> Image.Image:
     image = _board(size).copy()
     numbers = bool(ctx.overlay and ctx.overlay.get("numbers"))
     rule = ctx.tr(msg(f"gomoku.rule_{view['rule']}"))
+    if view.get("opening"):
+        opening = ctx.tr(msg(f"gomoku.opening_{view.get('opening')}"))
+        rule = f"{rule} · {opening}"
     subtitle = ctx.tr(msg("gomoku.subtitle", rule=rule, size=size, count=len(view["moves"])))
-    draw_players(image, ctx, subtitle=subtitle, colours=STONE_COLOURS)
-    _stones_in_header(image, ctx)
+    colours = _seat_colours(view)
+    draw_players(image, ctx, subtitle=subtitle, colours=colours)
+    _stones_in_header(image, ctx, view)
 
     sprites = (_stone(lay.stone, True), _stone(lay.stone, False))
     label_size = max(11, round(lay.cell * (0.42 if size == 15 else 0.40)))
@@ -244,9 +249,37 @@ def _draw(view: GomokuView, ctx: RenderContext) -> Image.Image:
         x, y = lay.xy(*view["last"])
         rad = lay.stone * 0.16
         draw.ellipse((x - rad, y - rad, x + rad, y + rad), fill=LAST_MARK)
-    draw_status(image, ctx, lay.height - FOOTER, colours=STONE_COLOURS)
-    _stone_in_status(image, ctx, lay.height - FOOTER)
+    draw_status(image, ctx, lay.height - FOOTER, colours=_status_colours(view, colours))
+    _stone_in_status(image, ctx, lay.height - FOOTER, view)
     return image
+
+
+def _black_seat(view: GomokuView) -> int | None:
+    """The seat that plays black: 0, unless a swap2 opening gave black to seat 1 or has not chosen yet."""
+    return view.get("black_seat", 0)
+
+
+def _seat_colours(view: GomokuView) -> tuple[str, ...]:
+    """Each seat's disc in the header: its stones' colour (swapped after a swap2 gave black to seat 1)."""
+    black = _black_seat(view)
+    if black is None:
+        return (UNDECIDED, UNDECIDED)
+    return STONE_COLOURS if black == 0 else STONE_COLOURS[::-1]
+
+
+def _next_stone(view: GomokuView) -> bool | None:
+    """Whether the next stone is black (None: the player to move chooses colours, no stone)."""
+    if view.get("phase") in ("decide", "pick"):
+        return None
+    return len(view["moves"]) % 2 == 0
+
+
+def _status_colours(view: GomokuView, colours: tuple[str, ...]) -> tuple[str, ...]:
+    """The status line's disc is the colour of the stone to place (in a swap2 opening, whoever places it)."""
+    black = _next_stone(view)
+    if black is None:
+        return (UNDECIDED, UNDECIDED)
+    return (STONE_COLOURS[0 if black else 1],) * 2
 
 
 def _strike(draw: ImageDraw.ImageDraw, lay: Layout, line: list[list[int]], faint: bool) -> None:
@@ -266,14 +299,19 @@ def _strike(draw: ImageDraw.ImageDraw, lay: Layout, line: list[list[int]], faint
             draw.ellipse((px - width / 2, py - width / 2, px + width / 2, py + width / 2), fill=colour)
 
 
-def _stones_in_header(image: Image.Image, ctx: RenderContext) -> None:
-    """Shaded stones over the plain discs draw_players puts before the names (same geometry)."""
+def _stones_in_header(image: Image.Image, ctx: RenderContext, view: GomokuView) -> None:
+    """Shaded stones over the plain discs draw_players puts before the names (same geometry); none
+    while a swap2 opening has not chosen the colours."""
+    black = _black_seat(view)
+    if black is None:
+        return
     cell = (image.width - 24) / len(ctx.names)
     for seat in range(len(ctx.names)):
         left = 12 + seat * cell
-        _paste_centred(image, _stone(22, seat == 0), left + 25, 14 + 22)
+        _paste_centred(image, _stone(22, seat == black), left + 25, 14 + 22)
 
 
-def _stone_in_status(image: Image.Image, ctx: RenderContext, top: int) -> None:
-    if ctx.outcome is None and ctx.to_move is not None:
-        _paste_centred(image, _stone(22, ctx.to_move == 0), 33, (top + image.height) / 2)
+def _stone_in_status(image: Image.Image, ctx: RenderContext, top: int, view: GomokuView) -> None:
+    black = _next_stone(view)
+    if ctx.outcome is None and ctx.to_move is not None and black is not None:
+        _paste_centred(image, _stone(22, black), 33, (top + image.height) / 2)

@@ -209,6 +209,10 @@ class Storage(Ratings):
     async def active_sessions(self) -> list[Session]: ...
 
     @abstractmethod
+    async def active_counts(self) -> dict[tuple[str, str], int]:
+        """How many active sessions there are, by (status, game): a count, no session read."""
+
+    @abstractmethod
     async def next_deadline(self) -> float | None:
         """The soonest deadline of an active session."""
 

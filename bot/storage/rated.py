@@ -75,6 +75,12 @@ async def _links(tx: Tx, user_ids: Sequence[str] | None = None) -> dict[str, str
     return {r["user_id"]: r["identity"] for r in rows}
 
 
+async def _linked(tx: Tx, identity: str) -> list[str]:
+    """The accounts linked as `identity`."""
+    rows = await tx.rows("SELECT user_id FROM links WHERE identity=? ORDER BY user_id", identity)
+    return [r["user_id"] for r in rows]
+
+
 async def rate_game(tx: Tx, session_id: int) -> Rated | None:
     """Rate a finished game from the ratings as they are now (once: a rated game is left alone)."""
     await tx.lock(RATINGS)
@@ -130,13 +136,21 @@ async def _write(tx: Tx, games: list[tuple[Played, Rated, str]]) -> None:
     )  # fmt: skip
 
 
-async def rebuild(tx: Tx) -> int:
-    """Every rating again from the results (the same fold as `rate_game`, game after game)."""
+async def rebuild(tx: Tx, players: Sequence[str] | None = None) -> int:
+    """Every rating again from the results (the same fold as `rate_game`, game after game); with
+    `players`, only the games (Nim, Gomoku, ...) any of them played: each game's ratings are its own."""
     await tx.lock(RATINGS)
     links = await _links(tx)
+    only, params = "", [PLACE]
+    if players is not None:
+        found = await tx.rows(f"SELECT DISTINCT game FROM results WHERE user_id IN ({marks(len(players))})", *players)
+        games_played = sorted(r["game"] for r in found)
+        if not games_played:
+            return 0
+        only, params = f" WHERE r.game IN ({marks(len(games_played))})", [PLACE, *games_played]
     rows = await tx.rows("SELECT r.*, COALESCE(c.value, s.channel) AS place FROM results r JOIN sessions s"
                          " ON s.id=r.session_id LEFT JOIN channel_settings c ON c.channel=s.channel AND c.key=?"
-                         " ORDER BY r.at, r.session_id, r.seat", PLACE)  # fmt: skip
+                         f"{only} ORDER BY r.at, r.session_id, r.seat", *params)  # fmt: skip
     by_game: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for row in rows:
         by_game[row["session_id"]].append(row)
@@ -148,7 +162,7 @@ async def rebuild(tx: Tx) -> int:
 
     games = await asyncio.to_thread(replay)
     for table in ("ratings", "rated_games", "rating_changes"):
-        await tx.run(f"DELETE FROM {table}")
+        await tx.run(f"DELETE FROM {table}{only.replace('r.game', 'game')}", *params[1:])
     await _write(tx, games)
     return len(games)
 
@@ -182,6 +196,11 @@ class SQLRatings(Storage):
     async def rebuild_ratings(self) -> int:
         async with self._writing() as tx:
             return await rebuild(tx)
+
+    async def active_counts(self) -> dict[tuple[str, str], int]:
+        rows = await self._query("SELECT status, game, COUNT(*) AS n FROM sessions WHERE status IN ('lobby', 'playing')"
+                                 " GROUP BY status, game")  # fmt: skip
+        return {(r["status"], r["game"]): r["n"] for r in rows}
 
     async def rated_counts(self) -> dict[str, int]:
         rows = await self._query("SELECT game, COUNT(*) AS n FROM rated_games GROUP BY game")
@@ -259,7 +278,7 @@ class SQLRatings(Storage):
             identity = found.get(owner) or new_identity
             await tx.many("INSERT INTO links (user_id, identity) VALUES (?, ?) ON CONFLICT (user_id) DO NOTHING",
                           [(owner, identity), (joiner, identity)])  # fmt: skip
-            await rebuild(tx)
+            await rebuild(tx, await _linked(tx, identity))
         return True
 
     async def unlink_account(self, user_id: str) -> bool:
@@ -268,8 +287,9 @@ class SQLRatings(Storage):
             found = await _links(tx, [user_id])
             if user_id not in found:
                 return False
+            together = await _linked(tx, found[user_id])
             await tx.run("DELETE FROM links WHERE user_id=?", user_id)
-            if len(await tx.rows("SELECT user_id FROM links WHERE identity=?", found[user_id])) == 1:
+            if len(together) == 2:
                 await tx.run("DELETE FROM links WHERE identity=?", found[user_id])
-            await rebuild(tx)
+            await rebuild(tx, together)
         return True

@@ -8,11 +8,20 @@
   plus threat-space search: VCF and a short VCT for itself, only moves that
   refute the opponent's VCF, and a check that its move leaves the opponent no
   short VCT.
-- master: deeper VCF and VCT; before the PVS it asks whether the opponent would
-  win by VCT if it moved now, and if so keeps only the moves that hold out
-  longest against it (`_resist`: those that leave no VCT of 1 attacking move,
-  of 2, ... of 4, and when every move loses, those that lose deepest); the PVS
-  then deepens until its nodes are spent, with quiescence that answers open threes.
+- master: wider and deeper: VCF of 20 fours, VCT of 5 attacking moves, a PVS
+  whose quiescence answers open threes; after the PVS it checks its moves in
+  the PVS's order (then the other points of either side's threats) for an
+  opponent VCT of 1, 2, 3, 4 attacking moves and plays the first that leaves
+  none, or, when every move checked loses, the one that loses deepest
+  (`_hold_out`). Until issue 23 a guard ran before the PVS instead (`_resist`,
+  `guard_vct`, kept for tuning): the opponent's VCT "were it to move now" is
+  nearly always there for the side with the initiative, so the guard fired at
+  almost every move of a defence and left the PVS a few thousand nodes (depth
+  1-3); master won 0 of 11 games as white against hard.
+
+Budgets (`Gomoku.levels`, nodes of one move): medium 12,000, hard 30,000,
+master 90,000; about 0.35, 0.9 and 2.7 CPU seconds on an idle core at the
+bench's 33,000-37,000 nodes per second (the wall clock is only a ceiling).
 """
 
 from __future__ import annotations
@@ -40,6 +49,7 @@ class Level:
     defend_vcf: bool = True  # keep only root moves that refute the opponent's VCF
     defend_vct: int = 0  # depth of the opponent-VCT check of the chosen move (0: none)
     guard_vct: int = 0  # depth of the guard before PVS: it keeps the moves that hold out longest against a VCT
+    hold_vct: int = 0  # depth of the check after PVS: the best move, in its order, that holds out longest (0: none)
     share_vcf: float = 0.15  # fractions of the node budget for each stage
     share_vct: float = 0.25
     share_guard: float = 0.0  # the guard: nodes of one check, and of all its checks
@@ -64,11 +74,9 @@ LEVELS = {
         root_width=20,
         vcf_depth=20,
         vct_depth=5,
-        guard_vct=4,
+        hold_vct=4,
         share_vcf=0.12,
         share_vct=0.3,
-        share_guard=0.35,
-        share_guard_all=0.7,
         qthree=True,
         patient=True,
     ),
@@ -211,7 +219,7 @@ def _think(pos: Position, c: int, level: Level, s: Searcher, info: AIInfo) -> in
     info["reason"] = "pvs"
     if len(root) == 1:
         return root[0]
-    checking = bool(level.defend_vct)
+    checking = bool(level.defend_vct or level.hold_vct)
     s.stop = min(s.limit, int(budget * level.share_pvs)) if checking else s.limit
     best, value, scores = root[0], 0, {}
     for depth in range(1, level.max_depth + 1):
@@ -237,7 +245,11 @@ def _think(pos: Position, c: int, level: Level, s: Searcher, info: AIInfo) -> in
             break
     info["score"] = value
     if checking and value < MATE:  # when lost, too: a move the opponent's VCT cannot see through may save it
-        best = _check_vct(pos, c, s, [best] + [q for q in root if q != best], level)
+        order = [best] + [q for q in root if q != best]
+        if level.hold_vct:
+            best = _hold_out(pos, c, s, _threat_points(pos, c, order), level.hold_vct)
+        else:
+            best = _check_vct(pos, c, s, order, level)
     return best
 
 
@@ -263,6 +275,40 @@ def _check_vct(pos: Position, c: int, s: Searcher, order: list[int], level: Leve
         if not lost:
             return q
     return order[0]
+
+
+def _hold_out(pos: Position, c: int, s: Searcher, order: list[int], depth: int) -> int:
+    """Master's check of its move after the PVS: the first move in `order` (the PVS's, then the other
+    points of either side's threats) after which the opponent has no VCT of at most `depth` attacking
+    moves; each check is given half of the nodes left, and one that runs out of them counts the move as
+    safe (a refutation that deep may not exist). When every move checked loses, the one whose loss is
+    deepest (the first of those in `order`): the hardest to refute."""
+    o = 3 - c
+    base = len(pos.moves)
+    best, held = order[0], 0
+    for q in order:
+        left = s.limit - s.nodes
+        if left < s.limit // 50:
+            break
+        if _played_through_block(pos, c, q):
+            return q
+        s.stage(left / 2)
+        lost = 0
+        try:
+            for d in range(1, depth + 1):
+                if s.vct(o, d) is not None:
+                    lost = d
+                    break
+        except Timeout:
+            lost = 0
+        finally:
+            while len(pos.moves) > base:
+                pos.unmake()
+        if not lost:
+            return q
+        if lost > held:
+            best, held = q, lost
+    return best
 
 
 def _refutations(pos: Position, c: int, s: Searcher, root: list[int], threat, first: float, each: float,

@@ -9,15 +9,18 @@ instead of being recomputed:
   empty points are kept: a taken point's keys and patterns stay as they were
   when its stone came, which is what they are again when it goes (make and
   unmake are last-in first-out, so every stone placed after it is gone by then).
-- `pat[c][p * 4 + d]`: the class bit of colour c at p along d, looked up from
-  the key; `code[c][p]` their sum over the four directions.
+- `code[c][p]`: the sum over the four directions of the class bit of colour c
+  at p along each, looked up from its key (`table[c][key]`).
 - `total[c]`: the sum of `VALUE[code]` over the empty points (the static
   evaluation is own total minus the opponent's).
 - `fours[c]`: empty points where c would make a four or better (the VCF
   moves and every five threat); `threes[c]`: where c would make an open three
   or better (the VCT moves).
-- `near[p]`: stones within two points (a square of 5x5); the empty points with
-  a stone near them are the candidate moves `cand`.
+- `cand`: the candidate moves, the empty points within two points of a stone
+  (a square of 5x5). Kept as bit masks: `reach` (every point of the squares
+  around the stones; a stack of its past values for `unmake`) and `taken`; the
+  set is built only when asked for (the PVS asks at a few nodes in ten, the
+  threat searches never), so a move costs two integer operations here.
 """
 
 from __future__ import annotations
@@ -69,14 +72,14 @@ class _Static:
                             self.update[c][p].append((q * 4 + d, q, c << shift))
                             self.downdate[c][p].append((q * 4 + d, q, -(c << shift)))
                         self.line[p].append(q)
-        # The 5x5 square around each point (without it), on the board.
-        self.square: list[list[int]] = [[] for _ in range(n)]
+        # The 5x5 square around each point (without it), on the board, as a bit mask.
+        self.square_mask = [0] * n
         for p in geo.points:
             for dr in range(-2, 3):
                 for dc in range(-2, 3):
                     q = p + dr * geo.stride + dc
                     if (dr or dc) and on_board[q]:
-                        self.square[p].append(q)
+                        self.square_mask[p] |= 1 << q
         rng = random.Random(0x6F6D6F6B)
         self.zobrist = [[0] * n, [rng.getrandbits(64) for _ in range(n)], [rng.getrandbits(64) for _ in range(n)]]
         # Initial keys of the empty board: walls seen from each point.
@@ -120,23 +123,21 @@ class Position:
         self.cells = geo.empty_board()
         self.keys = list(st.empty_keys)
         n = geo.length
-        self.pat: list[list[int]] = [[], [0] * (n * 4), [0] * (n * 4)]
         self.code: list[list[int]] = [[], [0] * n, [0] * n]
         self.total = [0, 0, 0]
         self.fours: list[set[int]] = [set(), set(), set()]
         self.threes: list[set[int]] = [set(), set(), set()]
         for c in (BLACK, WHITE):
-            table, pat, code = self.table[c], self.pat[c], self.code[c]
+            table, code = self.table[c], self.code[c]
             for p in geo.points:
                 s = 0
                 for d in range(4):
-                    v = table[self.keys[p * 4 + d]]
-                    pat[p * 4 + d] = v
-                    s += v
+                    s += table[self.keys[p * 4 + d]]
                 code[p] = s
                 self.total[c] += VALUE[s]
-        self.near = [0] * n
-        self.cand: set[int] = set()
+        self.reach = 0  # bit q: q is within two points of a stone
+        self.reached: list[int] = []  # `reach` before each move
+        self.taken = 0  # bit q: a stone on q
         self.hash = 0
         self.moves: list[int] = []
         for p, c in stones:
@@ -161,17 +162,9 @@ class Position:
             self.fours[2].discard(p)
             self.threes[2].discard(p)
         self._relines(self.st.update[c][p])
-        near = self.near
-        cells = self.cells
-        cand = self.cand
-        cand.discard(p)
-        for q in self.st.square[p]:
-            if near[q]:
-                near[q] += 1
-            else:
-                near[q] = 1
-                if not cells[q]:
-                    cand.add(q)
+        self.reached.append(self.reach)
+        self.reach |= self.st.square_mask[p]
+        self.taken |= 1 << p
 
     def unmake(self) -> None:
         p = self.moves.pop()
@@ -193,14 +186,8 @@ class Position:
             self.threes[2].add(p)
             if code >= BIT_B4:
                 self.fours[2].add(p)
-        near = self.near
-        cand = self.cand
-        for q in self.st.square[p]:
-            near[q] -= 1
-            if not near[q]:
-                cand.discard(q)
-        if near[p]:
-            cand.add(p)
+        self.reach = self.reached.pop()
+        self.taken ^= 1 << p
 
     def _relines(self, update: list[tuple[int, int, int]]) -> None:
         """Rescore the empty points on the lines through a point after a stone came or went (`update`: the
@@ -208,7 +195,6 @@ class Position:
         cells = self.cells
         keys = self.keys
         tb, tw = self.table[1], self.table[2]
-        pb, pw = self.pat[1], self.pat[2]
         cb, cw = self.code[1], self.code[2]
         fb, fw = self.fours[1], self.fours[2]
         hb, hw = self.threes[1], self.threes[2]
@@ -218,12 +204,12 @@ class Position:
         for qd, q, delta in update:
             if cells[q]:
                 continue
-            key = keys[qd] + delta
+            old_key = keys[qd]
+            key = old_key + delta
             keys[qd] = key
             new = tb[key]
-            old = pb[qd]
+            old = tb[old_key]
             if new != old:
-                pb[qd] = new
                 oc = cb[q]
                 nc = oc + new - old
                 cb[q] = nc
@@ -240,9 +226,8 @@ class Position:
                         else:
                             hb.discard(q)
             new = tw[key]
-            old = pw[qd]
+            old = tw[old_key]
             if new != old:
-                pw[qd] = new
                 oc = cw[q]
                 nc = oc + new - old
                 cw[q] = nc
@@ -261,6 +246,17 @@ class Position:
         self.total[1], self.total[2] = sb, sw
 
     # --- questions the search asks ---------------------------------------------------------
+    @property
+    def cand(self) -> set[int]:
+        """The candidate moves: the empty points within two points (a 5x5 square) of a stone."""
+        bits = self.reach & ~self.taken
+        out = set()
+        while bits:
+            low = bits & -bits
+            out.add(low.bit_length() - 1)
+            bits ^= low
+        return out
+
     def fives(self, c: int) -> list[int]:
         """Empty points where c would make five now."""
         code = self.code[c]
@@ -286,14 +282,14 @@ class Position:
         """The points that stop c's open-four points `flex`: each of them, and c's four points on the lines
         along which they make the open four (the ends and gaps of c's live threes)."""
         out = set(flex)
-        pat = self.pat[c]
+        table, keys = self.table[c], self.keys
         fours = self.fours[c]
         dirs = self.geo.dirs
         for f in flex:
             # the lines of its open four; for a point of two fours at once, the lines of both
             least = BIT_F4 if self.code[c][f] >= BIT_F4 else BIT_B4
             for d in range(4):
-                if pat[f * 4 + d] >= least:
+                if table[keys[f * 4 + d]] >= least:
                     step = dirs[d]
                     for k in (-4, -3, -2, -1, 1, 2, 3, 4):
                         q = f + k * step

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple, TypedDict
+from typing import NamedTuple, NotRequired, TypedDict
 
 from engines.gomoku.board import point_name
 
 # freestyle: five or more wins; standard: exactly five wins (for both colours); renju: black must make
 # exactly five and may not make a double three, a double four or an overline; white wins with five or more.
 RULES = ("freestyle", "standard", "renju")
+# free: black (seat 0) moves first; swap2: the first player places three stones, the second chooses a
+# colour or places two more and lets the first choose (see `opening.py`).
+OPENINGS = ("free", "swap2")
 
 
 class Point(NamedTuple):
@@ -28,9 +31,12 @@ class State:
     moves: tuple[Point, ...]  # in the order played; black played the even ones
     board: tuple[int, ...]  # size * size, row-major from the bottom row: 0 empty, 1 black, 2 white
     win_line: tuple[Point, ...] = ()  # the winning five (or more), once someone has made it
+    opening: str = "free"  # one of OPENINGS
+    choices: tuple[str, ...] = ()  # swap2: the colour choices made so far ("black", "white", "more")
 
     @property
     def turn(self) -> int:
+        """The colour to place the next stone: 0 black, 1 white (which seat that is: `opening.seat_to_move`)."""
         return len(self.moves) % 2
 
     @property
@@ -51,3 +57,7 @@ class GomokuView(TypedDict):
     last: list[int] | None  # the stone just played
     win_line: list[list[int]]  # the winning five (or more), left to right; empty while the game goes on
     forbidden: list[list[int]]  # renju: the points black may not play now
+    # swap2 only: the stage of the opening (see `opening.py`) and the seat that plays black (None until chosen)
+    opening: NotRequired[str]
+    phase: NotRequired[str]
+    black_seat: NotRequired[int | None]

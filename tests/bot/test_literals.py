@@ -246,3 +246,19 @@ async def test_the_consoles_own_words(pseudo_table: Table, tmp_path: Path) -> No
     shown = [line for line in "\n".join(out).replace(str(images), "").splitlines() if "🖼" not in line]
     assert any("ｏｎｌｙ" in line for line in shown) and any("Ｎｏｗ ｔｙｐｉｎｇ" in line for line in shown)
     assert not (bare := seen.bare_words(shown)), "\n".join(bare)
+
+
+async def test_gomoku_swap2_every_stage_of_the_opening(pseudo_table: Table, drawn: list[str]) -> None:
+    table, seen, rng = pseudo_table, Seen(), random.Random(4)
+    await say(table, seen, ALICE, "/gomoku start swap2 standard")
+    await say(table, seen, BOB, "/join")
+    for who, text in [(ALICE, "/swap black"), (ALICE, "/move h8"), (ALICE, "/move h9"), (ALICE, "/move j10"),
+                      (BOB, "/swap purple"), (BOB, "/move nonsense"), (BOB, "/swap more"), (BOB, "/swap white"),
+                      (BOB, "/move k11"), (BOB, "/move g7"), (ALICE, "/move c3"), (ALICE, "/hint"),
+                      (ALICE, "/swap white"), (ALICE, "/swap black")]:  # fmt: skip
+        await say(table, seen, who, text)
+    await play_out(table, seen, rng, most=30)
+    await say(table, seen, ALICE, "/resign")
+    await say(table, seen, ALICE, "/gomoku solo easy swap2")
+    await play_out(table, seen, rng, most=300)
+    assert not (bare := seen.bare_words(drawn)), "\n".join(bare)

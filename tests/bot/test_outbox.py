@@ -6,13 +6,14 @@ adapters' own tests refuse through the stand-in Discord and Telegram)."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
 from bot.model import EVERYONE, Reply
-from bot.outbox import decode, encode, public
+from bot.outbox import Settled, decode, encode, public
 from bot.session import Change, Notice
 from bot.storage import Storage, open_storage
 from tests.bot.test_storage_contract import NOW, a_session
@@ -146,6 +147,20 @@ async def a_table(database: Path | str, clock: Clock, platform: Platform, **opti
     return table
 
 
+@pytest.fixture
+def platform() -> Platform:
+    return Platform()
+
+
+@pytest.fixture
+async def table(database: Path | str, clock: Clock, platform: Platform) -> AsyncIterator[Table]:
+    """A console table whose public replies go through the outbox to `platform` (as Discord's and
+    Telegram's do; the console's own path writes no row)."""
+    table = await a_table(database, clock, platform)
+    yield table
+    await close_table(table)
+
+
 async def emptied(table: Table) -> None:
     """Wait until the outbox has nothing left (a row is deleted just after it is shown)."""
     async with asyncio.timeout(20):
@@ -163,47 +178,35 @@ async def tried_until_shown(table: Table, platform: Platform, count: int) -> Non
             await asyncio.sleep(0.01)  # (its own deliverer may be trying meanwhile)
 
 
-async def test_a_board_the_platform_refused_is_shown_once_later(database: Path | str, clock: Clock) -> None:
-    platform = Platform()
-    table = await a_table(database, clock, platform)
-    try:
-        await table.say(ALICE, "/nim start 3 4")
-        await table.say(BOB, "/join")
-        assert [r.board for r in platform.shown] == [False, True]  # the lobby, then the board
-        platform.refusals = 3
-        answer = await table.say(ALICE, "/take 1 2")  # committed, then refused
-        assert [r.text for r in answer if not public(r)] == []  # nobody is told it failed: it did not
-        assert (await table.session()).state["heaps"] == [1, 4]
-        assert await table.host.outbox.backlog() == 1 and len(platform.shown) == 2
-        await tried_until_shown(table, platform, 3)
-        assert platform.tries == 2 + 4 and "Alice took 2" in platform.shown[-1].text  # shown once, on the 4th try
-        assert platform.shown[-1].image is not None and platform.shown[-1].board
-        assert await table.host.outbox.backlog() == 0
-        await table.say(BOB, "/take 2 1")  # the next move goes at once
-        assert len(platform.shown) == 4 and await table.host.outbox.backlog() == 0
-    finally:
-        await close_table(table)
+async def test_a_board_the_platform_refused_is_shown_once_later(platform: Platform, table: Table) -> None:
+    await table.say(ALICE, "/nim start 3 4")
+    await table.say(BOB, "/join")
+    assert [r.board for r in platform.shown] == [False, True]  # the lobby, then the board
+    platform.refusals = 3
+    answer = await table.say(ALICE, "/take 1 2")  # committed, then refused
+    assert [r.text for r in answer if not public(r)] == []  # nobody is told it failed: it did not
+    assert (await table.session()).state["heaps"] == [1, 4]
+    assert await table.host.outbox.backlog() == 1 and len(platform.shown) == 2
+    await tried_until_shown(table, platform, 3)
+    assert platform.tries == 2 + 4 and "Alice took 2" in platform.shown[-1].text  # shown once, on the 4th try
+    assert platform.shown[-1].image is not None and platform.shown[-1].board
+    assert await table.host.outbox.backlog() == 0
+    await table.say(BOB, "/take 2 1")  # the next move goes at once
+    assert len(platform.shown) == 4 and await table.host.outbox.backlog() == 0
 
 
-async def test_what_a_channel_is_owed_goes_after_what_it_still_waits_for(database: Path | str, clock: Clock) -> None:
-    platform = Platform()
-    table = await a_table(database, clock, platform)
-    try:
-        await table.say(ALICE, "/nim start 3 4")
-        await table.say(BOB, "/join")
-        platform.refusals = 1
-        await table.say(ALICE, "/take 1 2")  # refused: waits
-        await table.say(BOB, "/take 2 1")  # not sent before Alice's move, though the platform takes it now
-        assert len(platform.shown) == 2 and await table.host.outbox.backlog() == 2
-        await tried_until_shown(table, platform, 4)
-        assert ["Alice took 2" in platform.shown[2].text, "Bob took 1" in platform.shown[3].text] == [True, True]
-    finally:
-        await close_table(table)
+async def test_what_a_channel_is_owed_goes_after_what_it_still_waits_for(platform: Platform, table: Table) -> None:
+    await table.say(ALICE, "/nim start 3 4")
+    await table.say(BOB, "/join")
+    platform.refusals = 1
+    await table.say(ALICE, "/take 1 2")  # refused: waits
+    await table.say(BOB, "/take 2 1")  # not sent before Alice's move, though the platform takes it now
+    assert len(platform.shown) == 2 and await table.host.outbox.backlog() == 2
+    await tried_until_shown(table, platform, 4)
+    assert ["Alice took 2" in platform.shown[2].text, "Bob took 1" in platform.shown[3].text] == [True, True]
 
 
-async def test_a_retry_skips_the_replies_already_shown(database: Path | str, clock: Clock) -> None:
-    platform = Platform()
-    table = await a_table(database, clock, platform)
+async def test_a_retry_skips_the_replies_already_shown(platform: Platform, table: Table) -> None:
     outbox = table.host.outbox
     refused: list[Reply] = []
 
@@ -214,36 +217,28 @@ async def test_a_retry_skips_the_replies_already_shown(database: Path | str, clo
         await platform.publish(channel, reply, ids)
 
     outbox.publishers["console"] = refuse_the_second_once
-    try:
-        async with outbox.collect():
-            await table.host.core.commit(await table.store.create(a_session("console:test")))
-            both = [Reply("one", audience=EVERYONE), Reply("two", audience=EVERYONE)]
-            assert await outbox.settle("console:test", both)
-        assert [r.text for r in platform.shown] == ["one"] and refused
-        await tried_until_shown(table, platform, 2)
-        assert [r.text for r in platform.shown] == ["one", "two"]  # "one" not again
-    finally:
-        await close_table(table)
+    async with outbox.collect():
+        await table.host.core.commit(await table.store.create(a_session("console:test")))
+        both = [Reply("one", audience=EVERYONE), Reply("two", audience=EVERYONE)]
+        assert await outbox.settle("console:test", both) is Settled.SENT
+    assert [r.text for r in platform.shown] == ["one"] and refused
+    await tried_until_shown(table, platform, 2)
+    assert [r.text for r in platform.shown] == ["one", "two"]  # "one" not again
 
 
-async def test_a_commit_whose_replies_were_never_built_shows_the_board(database: Path | str, clock: Clock) -> None:
-    platform = Platform()
-    table = await a_table(database, clock, platform)
-    try:
-        await table.say(ALICE, "/nim start 3 4")
-        await table.say(BOB, "/join")
-        session = await table.session()
-        with pytest.raises(RuntimeError):
-            async with table.host.outbox.collect():
-                await table.host.core.commit(session)
-                raise RuntimeError("the replies could not be built")
-        assert await table.host.outbox.backlog() == 1
-        await tried_until_shown(table, platform, 3)  # (its deliverer was woken, and may be first)
-        assert len(platform.shown) == 3 and platform.shown[-1].board and platform.shown[-1].image is not None
-        assert "Alice, your move." in platform.shown[-1].text
-        await emptied(table)
-    finally:
-        await close_table(table)
+async def test_a_commit_whose_replies_were_never_built_shows_the_board(platform: Platform, table: Table) -> None:
+    await table.say(ALICE, "/nim start 3 4")
+    await table.say(BOB, "/join")
+    session = await table.session()
+    with pytest.raises(RuntimeError):
+        async with table.host.outbox.collect():
+            await table.host.core.commit(session)
+            raise RuntimeError("the replies could not be built")
+    assert await table.host.outbox.backlog() == 1
+    await tried_until_shown(table, platform, 3)  # (its deliverer was woken, and may be first)
+    assert len(platform.shown) == 3 and platform.shown[-1].board and platform.shown[-1].image is not None
+    assert "Alice, your move." in platform.shown[-1].text
+    await emptied(table)
 
 
 @pytest.mark.backends("postgres")  # a SQLite file is for one process
@@ -265,25 +260,24 @@ async def test_two_processes_show_a_waiting_row_once(database: Path | str, clock
         await close_table(second)
 
 
-async def test_a_row_of_a_process_that_died_is_sent_by_another(database: Path | str, clock: Clock) -> None:
-    platform = Platform()
-    table = await a_table(database, clock, platform)
-    try:
-        await table.say(ALICE, "/nim start 3 4")
-        await table.say(BOB, "/join")
-        session = await table.session()
-        # Another process committed in this channel and died before sending anything.
-        await table.store.save(session, Change(notice=notice("dead", "console:test", owner="dead", lease=0.5)))
-        assert await table.host.outbox.deliver_due() == 0  # its lease still runs
-        await past_the_lease_of(table.store, "dead")
-        await tried_until_shown(table, platform, 3)
-        assert len(platform.shown) == 3 and platform.shown[-1].board
-        await emptied(table)
-    finally:
-        await close_table(table)
-
-
-async def test_the_console_path_writes_no_row(table: Table) -> None:
+async def test_a_row_of_a_process_that_died_is_sent_by_another(platform: Platform, table: Table) -> None:
     await table.say(ALICE, "/nim start 3 4")
-    replies = await table.say(BOB, "/join")
-    assert any(r.board for r in replies) and await table.host.outbox.backlog() == 0
+    await table.say(BOB, "/join")
+    session = await table.session()
+    # Another process committed in this channel and died before sending anything.
+    await table.store.save(session, Change(notice=notice("dead", "console:test", owner="dead", lease=0.5)))
+    assert await table.host.outbox.deliver_due() == 0  # its lease still runs
+    await past_the_lease_of(table.store, "dead")
+    await tried_until_shown(table, platform, 3)
+    assert len(platform.shown) == 3 and platform.shown[-1].board
+    await emptied(table)
+
+
+async def test_the_console_path_writes_no_row(database: Path | str, clock: Clock) -> None:
+    console = await open_table(database, clock)
+    try:
+        await console.say(ALICE, "/nim start 3 4")
+        replies = await console.say(BOB, "/join")
+        assert any(r.board for r in replies) and await console.host.outbox.backlog() == 0
+    finally:
+        await close_table(console)

@@ -116,6 +116,22 @@ async def test_linking_and_unlinking_rebuild_the_ratings_at_once(store: Storage)
     assert not await store.unlink_account("t:a")
 
 
+async def test_linking_rebuilds_only_the_games_the_linked_accounts_played(store: Storage) -> None:
+    await finished(store, "c:1", [("u:a", 1, None), ("u:b", 2, None)], NOW)
+    await finished(store, "c:2", [("t:a", 1, None), ("u:c", 2, None)], NOW + 60)
+    await finished(store, "c:3", [("u:d", 1, None), ("u:e", 2, None)], NOW + 120, game="gomoku")
+    async with store._writing() as tx:  # a mark a rebuild of Gomoku would wipe out
+        await tx.run("UPDATE ratings SET mu=99 WHERE game='gomoku' AND player='u:d'")
+    assert await store.link_accounts("u:a", "t:a", "id:1")
+    assert set(await store.skills("nim")) == {"id:1", "u:b", "u:c"}
+    assert (await store.skills("gomoku"))["u:d"].mu == 99  # not played by u:a nor t:a: left alone
+    assert await store.unlink_account("t:a")
+    assert set(await store.skills("nim")) == {"u:a", "t:a", "u:b", "u:c"}
+    assert (await store.skills("gomoku"))["u:d"].mu == 99
+    assert await store.rebuild_ratings() == 3  # every game again
+    assert (await store.skills("gomoku"))["u:d"].mu != 99
+
+
 async def test_processes_finishing_games_at_once_rate_them_one_after_the_other(database: Path | str) -> None:
     """Four processes' worth of stores finish four games of the same pair at the same moment:
     each game is rated from the ratings the one before left (no two from the same ratings),

@@ -51,6 +51,17 @@ async def test_a_session_reads_back_as_it_was_written(store: Storage) -> None:
     assert await store.next_deadline() == NOW + 1.5
 
 
+async def test_active_sessions_are_counted_by_status_and_game(store: Storage) -> None:
+    assert await store.active_counts() == {}
+    await store.create(a_session("c:1", SessionStatus.PLAYING))
+    await store.create(a_session("c:2", SessionStatus.PLAYING))
+    await store.create(a_session("c:3"))
+    done = await store.create(a_session("c:4", SessionStatus.PLAYING))
+    done.status = SessionStatus.FINISHED
+    await store.save(done)
+    assert await store.active_counts() == {("playing", "nim"): 2, ("lobby", "nim"): 1}
+
+
 async def test_one_active_session_per_channel_and_stale_saves(store: Storage) -> None:
     first = await store.create(a_session("c:1"))
     with pytest.raises(ChannelBusy):

@@ -296,3 +296,73 @@ async def test_after_all_passed_every_player_sees_the_new_hand_at_once(tmp_path:
         assert all(f"🔒 only {name} sees this:" in shown for name in ("alice", "bob", "carol")), shown
     finally:
         await close_table(table)
+
+
+# --- Gomoku's swap2 opening -------------------------------------------------------------------------
+SWAP2_OPENING = ["/gomoku start swap2", "/as bob", "join", "/as alice", "h8", "h9", "j10"]
+
+
+async def test_gomoku_swap2_two_more_stones_then_the_first_player_picks_white_and_wins(tmp_path: Path) -> None:
+    white_wins = ["a1", "o3", "b1", "o5", "c1", "o7", "d1", "o9", "e1"]  # alice (white) moves first
+    turns = [f"/as {'alice' if i % 2 == 0 else 'bob'}\n{move}" for i, move in enumerate(white_wins)]
+    text, _ = await play(
+        tmp_path, *SWAP2_OPENING, "/swap black", "/as bob", "/swap", "/swap more", "/swap black", "k11", "g7",
+        "/as alice", "c3", "/swap white", *"\n".join(turns).split("\n"), "/stats",
+    )  # fmt: skip
+    assert "alice, swap2 opening: place stone 1 of 3 (black), e.g. /move h8." in text
+    assert "alice placed a white stone at h9." in text
+    assert "alice, swap2 opening: place stone 2 of 3 (white), e.g. /move g7." in text  # a free point
+    assert "First place the three opening stones; the colours are chosen after them." not in text  # j10 was placed
+    assert "bob, choose: /swap black (you play black, your opponent moves now), /swap white (you play white and " \
+           "move now) or /swap more (place a white and a black stone, then your opponent picks)." in text
+    assert "It is bob's turn." in text  # alice's /swap black before bob chose
+    assert "Use /swap black, /swap white or /swap more." in text
+    assert "bob will place two more stones, then the other player picks a colour." in text
+    assert "First place the two extra stones; then your opponent picks a colour." in text
+    assert "bob, place extra stone 1 of 2 (white)" in text and "bob, place extra stone 2 of 2 (black)" in text
+    assert "alice, pick your colour: /swap black (your opponent moves now, as white) or /swap white (you move now)." \
+        in text
+    assert "[Play black: /move swap black]   [Play white: /move swap white]" in text
+    assert "Pick your colour: /swap black or /swap white." in text  # alice typed a point
+    assert "alice picks white." in text and "alice, your move (white)." in text and "bob, your move (black)." in text
+    assert "swap2: the second player plays black" in text  # under the text board
+    assert "🏆 alice wins: five in a row: a1 b1 c1 d1 e1" in text
+    assert "1 won · 0 lost · 0 drawn" in text.split("Results of alice")[-1]
+
+
+async def test_gomoku_swap2_opening_goes_on_after_a_restart(tmp_path: Path) -> None:
+    await play(tmp_path, *SWAP2_OPENING)
+    text, _ = await play(tmp_path, "/as bob", "swap black", "/as alice", "h7", "/record")
+    assert "A game was in progress here; it goes on:" in text and "swap2: the colours are not chosen yet" in text
+    assert "bob takes black: the other player plays white and moves now." in text
+    assert "alice, your move (white)." in text and "alice played h7." in text and "bob, your move (black)." in text
+    assert "1. h8 · 2. h9 · 3. j10 · 4. swap black · 5. h7" in text
+
+
+async def test_gomoku_swap2_against_the_bot(tmp_path: Path) -> None:
+    after = ["/record", "/replay"]
+    text = await play_out(tmp_path, ["/gomoku solo easy swap2"], {0: "alice"}, gomoku_player, after=after)
+    assert "alice, swap2 opening: place stone 1 of 3 (black)" in text
+    decided = re.search(r"Bot \(easy\) (takes black|takes white and plays [a-o]\d+|will place two more stones)", text)
+    assert decided is not None
+    assert "🏆" in text or "Draw" in text
+    assert re.search(r"After move (\d+) of \1: ", text)
+
+
+async def test_gomoku_swap2_in_chinese(tmp_path: Path) -> None:
+    table = await open_table(tmp_path / "zh.db", Clock(), language="zh")
+    out: list[str] = []
+    console = Console(table.host, tmp_path / "pictures", "alice", write=out.append)
+    typed = ["五子棋 开局 交换", "/换人 bob", "加入", "/as alice", "h8", "h9", "j10", "/as bob", "交换 紫", "交换 执黑",
+             "/as alice", "h7"]  # fmt: skip
+    try:
+        await console.run(lines(table.host, *typed))
+    finally:
+        await close_table(table)
+    text = "\n".join(out)
+    assert "alice，二次交换开局：请放第 1/3 枚棋子（黑棋），例如 /move h8。" in text
+    assert "bob，请选择：/swap black（你执黑，对手立即执白落子）" in text
+    assert "用法：/swap black（执黑）、/swap white（执白）或 /swap more（再放两子）。" in text
+    assert "bob 选择执黑：对方执白，现在落子。" in text and "alice，轮到你了（白棋）。" in text
+    assert "alice 走了 h7。" in text and "bob，轮到你了（黑棋）。" in text
+    assert "二次交换：第二位玩家执黑" in text

@@ -86,3 +86,37 @@ async def test_dou_dizhu_against_two_bots_from_the_bid_buttons_to_the_settlement
     await run(fake, ALICE, "stats", channel)
     card = fake.channel(channel)[-1]
     assert card.content == "Results of Alice:" and card.files[0][0] == "stats.png"
+
+
+async def test_gomoku_swap2_opening_by_slash_commands_and_buttons(fake: FakeDiscord, bot: Bot) -> None:
+    """Alice challenges with the swap2 opening, places three stones; Bob takes black on the table's button;
+    Alice (now white) moves, then resigns: Bob is credited with the win."""
+    channel = first_channel(fake)
+    await run(fake, ALICE, "gomoku challenge", channel, user=BOB, opening="swap2")
+    lobby = fake.last(channel, "Alice challenges Bob to Gomoku")
+    assert lobby is not None
+    await fake.click(BOB, lobby, "Accept")
+    await board_saying(fake, channel, "Alice, swap2 opening: place stone 1 of 3 (black), e.g. /move h8.")
+    for point, then in (("h8", "stone 2 of 3 (white)"), ("h9", "stone 3 of 3 (black)"), ("j10", "Bob, choose")):
+        await run(fake, ALICE, "move", channel, move=point)
+        await board_saying(fake, channel, then)
+    early = await run(fake, ALICE, "swap", channel, args="black")
+    assert [m.content for m in early.said] == ["It is Bob's turn."]
+    wrong = await run(fake, BOB, "swap", channel, args="purple")
+    assert [m.content for m in wrong.said] == ["Use /swap black, /swap white or /swap more."]
+
+    board = await board_saying(fake, channel, "Bob, choose: /swap black")
+    offered = await fake.autocomplete(BOB, "swap", "args", channel, args="")
+    assert [c["value"] for c in offered.choices] == ["black", "white", "more"]
+    assert board.content.startswith(f"<@{BOB.id}>") and board.png is not None  # Bob to choose, pinged
+    assert [b["label"] for b in board.buttons][:3] == ["Play black", "Play white", "Two more stones"]
+    await fake.click(BOB, board, "Play black")
+    taken = await board_saying(fake, channel, "Bob takes black: the other player plays white and moves now.")
+    assert "Alice, your move (white)." in taken.content
+    await run(fake, ALICE, "move", channel, move="g7")
+    await board_saying(fake, channel, "Bob, your move (black).")
+    session = await bot.host.store.active(f"discord:{channel}")
+    assert session is not None and session.options["opening"] == "swap2" and session.state["choices"] == ["black"]
+
+    await run(fake, ALICE, "resign", channel)
+    await board_saying(fake, channel, "Bob wins")

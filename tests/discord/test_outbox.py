@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import BOTH, Clock
-from tests.discord.conftest import Bot, board_saying, boards, first_channel, run, start_bot
+from tests.discord.conftest import Bot, board_saying, boards, first_channel, run, said_to, start_bot
 from tests.discord.fake import ALICE, BOB, DROP, FakeDiscord, Message
 
 BACKENDS = BOTH
@@ -100,3 +100,20 @@ async def test_a_board_still_owed_when_the_bot_stops_is_posted_by_the_next_one(
         await emptied(bot)
     finally:
         await bot.stop()
+
+
+async def test_a_channel_the_bot_may_not_post_in_tells_the_mover_alone(fake: FakeDiscord, ticking: Bot) -> None:
+    """A 403 is for good: the row is dropped (nothing to try again), the move stands, and the one who
+    moved is told privately why nobody sees the board; /board shows it once the bot may post again."""
+    channel = first_channel(fake)
+    await nim(fake, channel)
+    fake.fail("POST", POST, 1, 403)
+    move = await run(fake, ALICE, "take", channel, args="1 2")
+    told = await said_to(fake, move, "I may not post in this channel")
+    assert told.ephemeral and told.visible_to == ALICE.id and "/board" in told.content
+    session = await ticking.host.store.active(f"discord:{channel}")
+    assert session is not None and session.state["heaps"] == [1, 4, 5]  # the move stands
+    assert await ticking.host.outbox.backlog() == 0  # dropped: trying again would not change it
+    assert not showing(fake, channel, "Alice took 2")
+    await run(fake, BOB, "board", channel)
+    await board_saying(fake, channel, "Bob, your move.")

@@ -131,7 +131,7 @@ async def test_options_become_the_command_the_host_reads(fake: FakeDiscord, bot:
 
     await run(fake, ALICE, "gomoku challenge", second, user=BOB, size=19, rule="renju")
     gomoku = await bot.host.store.active(f"discord:{second}")
-    assert gomoku is not None and gomoku.options == {"size": 19, "rule": "renju"}
+    assert gomoku is not None and gomoku.options == {"size": 19, "rule": "renju", "opening": "free"}
     assert [s.user_id for s in gomoku.seats] == [f"discord:{ALICE.id}", f"discord:{BOB.id}"]
 
 

@@ -29,14 +29,19 @@ async def click(fake: FakeDiscord, person: Person, channel: int, label: str) -> 
     return clicked
 
 
+async def nim_after_one_move(fake: FakeDiscord, channel: int) -> None:
+    """Alice opens a Nim table of 3 4 5, Bob joins, Alice takes 1 from heap 1."""
+    await run(fake, ALICE, "nim start", channel, heaps="3 4 5")
+    await run(fake, BOB, "join", channel)
+    await run(fake, ALICE, "take", channel, args="1 1")
+
+
 async def test_agree_refuse_and_hint_after_a_restart(fake: FakeDiscord, tmp_path: Path) -> None:
     db = tmp_path / "games.db"
     bot = await start_bot(fake, db)
     channel = first_channel(fake)
     try:
-        await run(fake, ALICE, "nim start", channel, heaps="3 4 5")
-        await run(fake, BOB, "join", channel)
-        await run(fake, ALICE, "take", channel, args="1 1")
+        await nim_after_one_move(fake, channel)
         await run(fake, BOB, "take", channel, args="2 1")
         await run(fake, BOB, "undo", channel)
         bot = await restarted(bot, fake, db)
@@ -59,6 +64,22 @@ async def test_agree_refuse_and_hint_after_a_restart(fake: FakeDiscord, tmp_path
         assert shown.ephemeral and shown.visible_to == BOB.id
         await run(fake, BOB, "take", channel, args="3 1")  # a board from this process replaces the last one's
         await board_saying(fake, channel, "Bob took 1 stone from heap 3.")
+        await fake.wait(lambda: len(boards(fake, channel)) == 1)
+    finally:
+        await bot.stop()
+
+
+async def test_the_last_board_before_a_restart_loses_its_picture_to_the_next(fake: FakeDiscord, tmp_path: Path) -> None:
+    """The board's id is kept the moment the board is posted, not only with a later button message."""
+    db = tmp_path / "games.db"
+    bot = await start_bot(fake, db)
+    channel = first_channel(fake)
+    try:
+        await nim_after_one_move(fake, channel)
+        await board_saying(fake, channel, "Alice took 1 stone from heap 1.")
+        bot = await restarted(bot, fake, db)
+        await run(fake, BOB, "take", channel, args="2 1")
+        await board_saying(fake, channel, "Bob took 1 stone from heap 2.")
         await fake.wait(lambda: len(boards(fake, channel)) == 1)
     finally:
         await bot.stop()

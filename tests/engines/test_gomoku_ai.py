@@ -13,7 +13,7 @@ import pytest
 from bench.gomoku import by_opening, opening
 from engines.base import Limit
 from engines.gomoku import Gomoku, Point, State
-from engines.gomoku.ai import _refutations, choose
+from engines.gomoku.ai import _hold_out, _refutations, choose
 from engines.gomoku.board import geometry
 from engines.gomoku.players import move as player_move
 from engines.gomoku.position import BIT_B4, BIT_F3, VALUE, Position
@@ -220,9 +220,46 @@ def test_the_vcf_defence_keeps_the_moves_proven_safe_within_their_nodes() -> Non
     assert defend(dict.fromkeys(root)) == root  # every move loses
 
 
+def test_master_checks_its_moves_in_order_and_keeps_the_one_that_holds_out_longest() -> None:
+    """_hold_out with a made-up opponent VCT: the first move in the PVS's order after which the opponent
+    has none is played; a check that runs out of nodes counts as no VCT; when every move loses, the one
+    that loses deepest (the first such in order) is played."""
+    pos, c = ai_position(replay("h8 i9"))
+    order = [pos.geo.index(col, row) for col, row in ((6, 6), (9, 9), (6, 9), (9, 6))]
+    a, b, d, e = order
+
+    def hold(verdicts: dict[int, int | str | None], limit: int = 100_000) -> tuple[int, list[int]]:
+        """verdicts: after each move the depth of the opponent's shortest VCT, None for none, "long" for a
+        check that needs more nodes than it is given."""
+        s = Searcher(pos, limit)
+        checked: list[int] = []
+
+        def vct(o: int, depth: int) -> int | None:
+            assert o == 3 - c and len(pos.moves) == 3
+            q = pos.moves[-1]
+            if not checked or checked[-1] != q:
+                checked.append(q)
+            need = verdicts[q]
+            s.nodes += 10
+            if need == "long":
+                s.nodes = s.stop
+                raise Timeout
+            return 1 if need is not None and depth >= need else None
+
+        s.vct = vct
+        move = _hold_out(pos, c, s, order, 4)
+        assert len(pos.moves) == 2
+        return move, checked
+
+    assert hold({a: None, b: 1, d: None, e: 1}) == (a, [a])
+    assert hold({a: 2, b: 3, d: None, e: 1}) == (d, [a, b, d])
+    assert hold({a: 2, b: "long", d: None, e: 1}) == (b, [a, b])
+    assert hold({a: 2, b: 4, d: 1, e: 4}) == (b, [a, b, d, e])  # all lose: b holds out longest, first in order
+
+
 # Positions from lost games (issue 23), black to move: the opponent wins by VCT after every move, but
 # after one of them its win is much deeper than after the others, and an outside engine found no win
-# there: the one move a good player makes. Hard's check of its move and master's guard find it.
+# there: the one move a good player makes. Hard's check of its move and master's hold-out check find it.
 LOST_GAMES = [
     ("hard", "i9 h7 g11 j8 h10 i7 g7 h6 k9 h8", "h9"),  # hard played h5: white's VCT of 3 moves followed
     ("master", "i9 h7 g11 j8 h10 i7 g7 h6 k9 h8", "h9"),
@@ -351,7 +388,7 @@ def test_choose_answers_the_first_move_in_the_centre() -> None:
 
 
 def _snapshot(pos: Position) -> tuple:
-    return (list(pos.cells), list(pos.keys), [list(x) for x in pos.pat[1:]], [list(x) for x in pos.code[1:]],
+    return (list(pos.cells), list(pos.keys), [list(x) for x in pos.code[1:]],
             list(pos.total), [set(x) for x in pos.fours], [set(x) for x in pos.threes], set(pos.cand), pos.hash)
 
 
@@ -375,6 +412,10 @@ def test_incremental_patterns_match_a_recount_and_unmake_restores_everything(rul
                 assert pos.fours[c] == {q for q, code in codes.items() if code >= BIT_B4}
                 assert pos.threes[c] == {q for q, code in codes.items() if code >= BIT_F3}
                 assert pos.total[c] == sum(VALUE[code] for code in codes.values())
+            stones = [pos.geo.colrow(s) for s in pos.moves]
+            assert pos.cand == {q for q in codes
+                                if any(max(abs(col - s[0]), abs(row - s[1])) <= 2 for s in stones
+                                       for col, row in [pos.geo.colrow(q)])}
         while pos.moves:
             pos.unmake()
             assert _snapshot(pos) == before.pop()

@@ -41,21 +41,21 @@ def refusal(state: State, text: str, seat: int | None = None) -> Refusal:
 
 
 def test_default_is_freestyle_15() -> None:
-    assert GAME.parse_options([]).options == {"size": 15, "rule": "freestyle"}
+    assert GAME.parse_options([]).options == {"size": 15, "rule": "freestyle", "opening": "free"}
     assert GAME.parse_options([]).seats == 2
 
 
 @pytest.mark.parametrize(
     ("args", "options"),
     [
-        (["19"], {"size": 19, "rule": "freestyle"}),
-        (["size=19", "renju"], {"size": 19, "rule": "renju"}),
-        (["standard"], {"size": 15, "rule": "standard"}),
-        (["rule=renju", "15x15"], {"size": 15, "rule": "renju"}),
-        (["RENJU"], {"size": 15, "rule": "renju"}),
-        (["19路", "连珠"], {"size": 19, "rule": "renju"}),
-        (["19×19", "标准"], {"size": 19, "rule": "standard"}),
-        (["无禁手"], {"size": 15, "rule": "freestyle"}),
+        (["19"], {"size": 19, "rule": "freestyle", "opening": "free"}),
+        (["size=19", "renju"], {"size": 19, "rule": "renju", "opening": "free"}),
+        (["standard"], {"size": 15, "rule": "standard", "opening": "free"}),
+        (["rule=renju", "15x15"], {"size": 15, "rule": "renju", "opening": "free"}),
+        (["RENJU"], {"size": 15, "rule": "renju", "opening": "free"}),
+        (["19路", "连珠"], {"size": 19, "rule": "renju", "opening": "free"}),
+        (["19×19", "标准"], {"size": 19, "rule": "standard", "opening": "free"}),
+        (["无禁手"], {"size": 15, "rule": "freestyle", "opening": "free"}),
     ],
 )
 def test_options(args: list[str], options: dict) -> None:

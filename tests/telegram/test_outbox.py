@@ -14,7 +14,7 @@ import pytest
 from bot.adapters.telegram import Telegram, TelegramOptions
 from tests.conftest import BOTH, Clock, close_table, open_table, until
 from tests.telegram.conftest import GROUP, World, make_world, session, two_player_nim
-from tests.telegram.standin import DROP, TOKEN, Call, failing, retry_after
+from tests.telegram.standin import DROP, TOKEN, Call, Fault, failing, retry_after
 
 BACKENDS = BOTH
 
@@ -125,3 +125,20 @@ async def test_a_board_still_owed_when_the_bot_stops_is_sent_by_the_next_one(tmp
         assert len(edits_saying(world, "Alice took 2")) == 1 and len(api.of("sendPhoto", chat_id=GROUP)) == 1
     finally:
         await world.stop()
+
+
+async def test_a_group_the_bot_may_not_post_in_tells_the_mover_in_private(world: World) -> None:
+    """A 403 is for good: the row is dropped, the move stands, and the one who moved is told in
+    their private chat with the bot why the group sees nothing."""
+    api = world.api
+    api.opened.add(101)  # Alice has a private chat with the bot
+    await two_player_nim(world, "3 4 5")
+    api.faults.append(Fault({"editMessageMedia"}, 1, 403,
+                            {"error_code": 403, "description": "Forbidden: bot is not a member of the group chat"}))
+    await api.say(world.alice, GROUP, "/take 1 2")
+    [told] = await api.wait(lambda: [m for m in api.of("sendMessage", chat_id=101) if "may not post" in m.text])
+    assert "/board" in told.text
+    assert (await session(world)).state["heaps"] == [1, 4, 5]  # the move stands
+    assert await world.table.host.outbox.backlog() == 0  # dropped: trying again would not change it
+    assert not edits_saying(world, "Alice took 2")
+    assert not [m for m in api.of("sendMessage", chat_id=GROUP) if "may not post" in m.text]

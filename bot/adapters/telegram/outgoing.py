@@ -102,6 +102,8 @@ class Sender:
                 continue
             try:
                 await self._send_one(origin, reply)
+            except Forbidden as error:  # the bot may not post there (removed, muted): nothing to fix here
+                log.warning("chat %s refused a reply: %s", origin.chat_id, error)
             except TelegramError:
                 log.exception("sending a reply to chat %s failed", origin.chat_id)
 
