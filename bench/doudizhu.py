@@ -11,9 +11,10 @@ the highest `hand_strength` takes the bottom cards with a bid of 1 (base stake
 farmer seats; in copy B the same cards are played with the roles swapped. Win
 rate = games won by the side under test / all games (2 per deal); points = its
 settlement per game (landlord ±2 x multiplier, the farmers together ∓2 x
-multiplier), so equal players score 0.5 and 0. Opponents: `random` (a random
-legal move), `rule` (the simple rule player of `engines/doudizhu/players.py`)
-and the level below.
+multiplier), so equal players score 0.5 and 0; `+-95%`: the half width of the
+win rate's 95% interval (by deal: its two copies share the cards). Opponents:
+`random` (a random legal move), `rule` (the simple rule player of
+`engines/doudizhu/players.py`) and the level below.
 
 Style errors of the side under test, counted in its games (per 1,000 games):
 - `rocket`: holding both jokers it beats a single with one joker alone (the rocket broken);
@@ -26,7 +27,11 @@ Bidding: each deal is played three times from the deal, bidding included, by
 easy, normal and hard together, each level taking each seat once (the seats
 rotate); the deal's first bidder is the game's. Per level: how often it became
 the landlord, its mean winning bid, its win rate and points as the landlord,
-and its points per game over all games (bidding and play together).
+and its points per game over all games (bidding and play together), each with
+its 95% interval (Wilson for the win rate; mean +- 1.96 standard errors for
+points, points per game by deal), and hard's points per game minus normal's, by
+deal, with its interval. 150 deals (450 games) make each level the bidder in
+about 150 games: its win rate as the landlord known to about +-0.08.
 
 Work: every AI move is timed in CPU seconds (`time.process_time`, so a busy
 machine does not change the figures) and reports its work (sampled worlds,
@@ -42,6 +47,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import hashlib
+import json
 import math
 import os
 import random
@@ -222,6 +228,8 @@ def match(tested: str, opponent: str, deals: int, workers: int, first: int = 0) 
     return {
         "games": len(games),
         "win": sum(won for won, _ in games) / len(games),
+        # the 95% interval of the win rate, by deal (its two copies averaged: they share the cards)
+        "win_half": mean_interval([sum(won for won, _ in results) / 2 for results, _ in done])[1],
         "points": sum(p for _, p in games) / len(games),
         "as_landlord": sum(results[0][0] for results, _ in done) / deals,
         "as_farmers": sum(results[1][0] for results, _ in done) / deals,
@@ -259,31 +267,69 @@ def _bidding_deal(seed: int) -> list[dict]:
     return rows
 
 
-def bidding(deals: int, workers: int, first: int = 0) -> list[tuple[str, bool]]:
+def bidding(deals: int, workers: int, first: int = 0, rows_file: str | None = None) -> list[tuple[str, bool]]:
     with Pool(workers, initializer=_nice) as pool:
         rows = [r for rs in pool.map(bidding_deal, range(first, first + deals),
                                      chunksize=max(1, deals // (workers * 8)))
                 for r in rs]
+    if rows_file:  # appended, so that runs over other seeds add up (`--rows-from` reads them all back)
+        with open(rows_file, "a") as out:
+            out.writelines(json.dumps(r) + "\n" for r in rows)
+    return bidding_table(rows, f"{deals} deals (seeds {first}..{first + deals - 1})")
+
+
+def bidding_table(rows: list[dict], what: str) -> list[tuple[str, bool]]:
     digest = hashlib.sha256("//".join(r["moves"] for r in rows).encode()).hexdigest()[:10]
-    print(f"\nBidding: {deals} deals (seeds {first}..{first + deals - 1}) x 3 games (easy, normal and hard bid "
+    print(f"\nBidding: {what} x 3 games (easy, normal and hard bid "
           f"and play together, seats rotated; {sum(r['redeals'] for r in rows)} redeals after all passed); "
           f"digest {digest}")
     print("landlord: share of games it became the landlord; LL win, LL pts: its win rate and points per game "
-          "as the landlord (the bidder); pts/game: its points over all games")
-    print(f"{'level':8} {'landlord':>9} {'mean bid':>9} {'LL win':>7} {'LL pts':>7} {'pts/game':>9}")
+          "as the landlord (the bidder); pts/game: its points over all games; [95% intervals: Wilson for rates, "
+          "mean +- 1.96 standard errors for points, pts/game by deal (its 3 games averaged)]")
+    print(f"{'level':8} {'landlord':>9} {'mean bid':>9} {'LL games':>8} {'LL win':>19} {'LL pts':>20} "
+          f"{'pts/game':>22}")
     verdicts = []
-    points: dict[str, float] = {}
+    per_deal: dict[str, list[float]] = {}
     for level in LEVELS:
         mine = [r for r in rows if r["landlord"] == level]
         share = len(mine) / len(rows)
-        win = sum(r["landlord_won"] for r in mine) / max(1, len(mine))
+        wins = sum(r["landlord_won"] for r in mine)
+        low, high = wilson(wins, len(mine))
         bid = sum(r["bid"] for r in mine) / max(1, len(mine))
-        ll_points = sum(r["scores"][r["levels"].index(level)] for r in mine) / max(1, len(mine))
-        points[level] = sum(r["scores"][r["levels"].index(level)] for r in rows) / len(rows)
-        print(f"{level:8} {share:>9.3f} {bid:>9.2f} {win:>7.3f} {ll_points:>7.2f} {points[level]:>9.3f}")
-    verdicts.append((f"bidding: hard scores more points per game than normal ({points['hard']:.3f} > "
-                     f"{points['normal']:.3f})", points["hard"] > points["normal"]))
+        ll_points = [r["scores"][r["levels"].index(level)] for r in mine]
+        ll_mean, ll_half = mean_interval(ll_points)
+        per_deal[level] = [sum(r["scores"][r["levels"].index(level)] for r in rows[i : i + 3]) / 3
+                           for i in range(0, len(rows), 3)]
+        mean, half = mean_interval(per_deal[level])
+        print(f"{level:8} {share:>9.3f} {bid:>9.2f} {len(mine):>8} {wins / max(1, len(mine)):>7.3f} "
+              f"[{low:.3f},{high:.3f}] {ll_mean:>7.2f} [{ll_mean - ll_half:>5.2f},{ll_mean + ll_half:>5.2f}] "
+              f"{mean:>7.3f} [{mean - half:>6.3f},{mean + half:>6.3f}]")
+    diff, half = mean_interval([h - n for h, n in zip(per_deal["hard"], per_deal["normal"], strict=True)])
+    print(f"hard - normal, points per game by deal: {diff:.3f} [{diff - half:.3f}, {diff + half:.3f}]")
+    verdicts.append((f"bidding: hard scores more points per game than normal ({diff:+.3f} per game, 95% interval "
+                     f"[{diff - half:.3f}, {diff + half:.3f}])", diff > 0))
     return verdicts
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson interval of a rate of `wins` in `n`."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def mean_interval(values: list[float], z: float = 1.96) -> tuple[float, float]:
+    """The mean and the half width of its 95% interval (normal approximation)."""
+    if not values:
+        return 0.0, 0.0
+    mean = sum(values) / len(values)
+    if len(values) < 2:
+        return mean, math.inf
+    var = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
+    return mean, z * math.sqrt(var / len(values))
 
 
 # --- calibration of the bids ------------------------------------------------------------------
@@ -326,7 +372,7 @@ def matches(args: argparse.Namespace, workers: int) -> list[tuple[str, bool]]:
     print("style errors per 1,000 games of the tested side; work/s = work units per CPU second; "
           "cpu = CPU ms per move")
     print(f"{'tested':7} {'vs':7} {'games':>5} {'win':>6} {'pts':>6} {'as LL':>6} {'as F':>6} "
-          f"{'rocket':>6} {'r.lead':>6} {'bomb':>6} {'work/s':>8} {'cpu p50':>7} {'p95':>6} {'max':>6} "
+          f"{'+-95%':>6} {'rocket':>6} {'r.lead':>6} {'bomb':>6} {'work/s':>8} {'cpu p50':>7} {'p95':>6} {'max':>6} "
           f"{'secs':>5}  digest")
     verdicts: list[tuple[str, bool]] = []
     for level in args.levels.split(","):
@@ -343,7 +389,7 @@ def matches(args: argparse.Namespace, workers: int) -> list[tuple[str, bool]]:
             per = 1000 / r["games"]
             rate = t.work / sum(t.cpu) if t.work and sum(t.cpu) else 0.0
             print(f"{level:7} {against:7} {r['games']:>5} {r['win']:>6.3f} {r['points']:>6.3f} "
-                  f"{r['as_landlord']:>6.3f} {r['as_farmers']:>6.3f} "
+                  f"{r['as_landlord']:>6.3f} {r['as_farmers']:>6.3f} {r['win_half']:>6.3f} "
                   + " ".join(f"{t.style[k] * per:>6.1f}" for k in STYLE)
                   + f" {rate:>8.0f} {_pct(t.cpu, 0.5) * 1000:>7.1f} {_pct(t.cpu, 0.95) * 1000:>6.0f} "
                   f"{max(t.cpu, default=0) * 1000:>6.0f} {r['seconds']:>5.0f}  {r['digest']}", flush=True)
@@ -372,6 +418,8 @@ def main() -> None:
     parser.add_argument("--against", default="random,rule,below")
     parser.add_argument("--only", choices=("matches", "bidding", "render"), default=None)
     parser.add_argument("--no-render", action="store_true")
+    parser.add_argument("--rows", default=None, help="append the bidding games to this file (JSON lines)")
+    parser.add_argument("--rows-from", default=None, help="print the bidding table of the games in this file")
     parser.add_argument("--calibrate", type=int, default=0, help="measure bidding: landlord win rate by strength")
     args = parser.parse_args()
     _nice()
@@ -383,8 +431,12 @@ def main() -> None:
     if args.only in (None, "matches"):
         verdicts += matches(args, workers)
     deals = args.deals if args.bidding is None else args.bidding
-    if args.only in (None, "bidding") and deals:
-        verdicts += bidding(deals, workers, args.seed)
+    if args.rows_from:
+        with open(args.rows_from) as saved:
+            rows = [json.loads(line) for line in saved if line.strip()]
+        verdicts += bidding_table(rows, f"{len(rows) // 3} deals from {args.rows_from}")
+    elif args.only in (None, "bidding") and deals:
+        verdicts += bidding(deals, workers, args.seed, args.rows)
     if args.only in (None, "render") and not args.no_render:
         from bench.doudizhu_render import figures
 

@@ -3,9 +3,10 @@
 - easy: greedy — the piece that can go farthest (largest gain in distance to
   goal; among equals the piece farthest behind, then one at random).
 - normal: lookahead of three plies on distance to goal alone.
-- hard: iterative deepening (1, 3, 5, ... plies) within its budget of nodes, and an
-  evaluation that also counts pieces left behind and pieces straying from the
-  straight line to the goal.
+- hard: iterative deepening within its budget of nodes, and an evaluation that
+  also counts pieces left behind and pieces straying from the straight line to
+  the goal. With two players it plans its own next moves (1, 2, 3, ... of them);
+  with more, best-reply search (1, 3, 5, ... plies).
 
 A level is an amount of work, never of time: `Limit.work` is the number of search
 nodes a move may visit (every iteration of the deepening counted), so the same
@@ -13,14 +14,20 @@ position, level and random generator give the same move on an idle machine and o
 busy one. `Limit.seconds` is only a safety net for a stalled host: the search reads
 the wall clock (`clock`) for nothing else, and an idle core never reaches it.
 
-Two players: negamax alpha-beta, moves ordered by their gain (the best few
-searched at inner nodes), a transposition table (bounds and best move of each
-position). Three or more players: best-reply search: the AI's own moves
-alternate with one layer holding the most promising moves of all the other
-players together, of which the worst for the AI is assumed (so the search
-deepens like a two-player one however many players there are). Once no
-other piece is left anywhere the AI's pieces still have to pass, the search
-looks at the AI's own moves only (deeper, and it finds the quickest way home).
+Hard, two players: the race is won by the AI's own plan, so it searches its own
+next moves as if the other player stood still (the best few by gain at each node, a
+transposition table merging the orders of the same moves), a plan of k moves worth
+the distance left after them. Against each first move it counts the most the other
+player could gain with its reply (so it does not lay stepping stones for the other),
+and a first move after which the other can finish at once is a loss. Normal, two
+players: negamax alpha-beta, moves ordered by their gain (the best few searched at
+inner nodes), a transposition table (bounds and best move of each position). Three
+or more players: best-reply search: the AI's own moves alternate with one layer
+holding the most promising moves of all the other players together, of which the
+worst for the AI is assumed (so the search deepens like a two-player one however many
+players there are). Once no other piece is left anywhere the AI's pieces still have
+to pass, the search looks at the AI's own moves only (deeper, and it finds the
+quickest way home).
 
 Wins are scored as WIN minus the ply at which they happen, so the AI takes the
 shortest way home; with two players a move that lets the other finish is a loss.
@@ -56,8 +63,9 @@ class Timeout(Exception):
 # the centre line (weights below) or distance alone. Nodes: at most the level's work.
 LEVELS = {
     "normal": {"depths": (1, 3), "solo": (1, 2, 3), "root": 24, "inner": 8, "leaf": 6, "positional": False},
-    "hard": {"depths": (1, 3, 5, 7, 9), "solo": (1, 2, 3, 4, 5, 6), "root": 40, "inner": 10, "leaf": 8,
-             "positional": True},
+    # Two players: a plan of 1, 2, ... 5 own moves, the best PLAN_WIDTH by gain at each node (all
+    # root moves at the root); each step the other could gain with its reply counts REPLY against.
+    "hard": {"plan": (1, 2, 3, 4, 5), "root": 40, "positional": True, "reply": 0.25},
 }
 # With three or more players a node costs about 1.7 times as much (the replies of every other
 # player are generated): the level's nodes are scaled by WORK, so a move takes about as long.
@@ -75,6 +83,7 @@ STRAGGLE, LAG, CENTRE = 1.5, 3.0, 0.25
 OTHER_FINISHES = 20.0
 # Moves searched at each node of the search over the AI's own moves alone.
 SOLO_WIDTH = 8
+PLAN_WIDTH = 8
 # Bonus per step of progress of the move played, and its growth per round without progress.
 URGE, URGE_PER_ROUND = 0.25, 0.5
 
@@ -127,11 +136,42 @@ class Position:
         """Moves by gain toward the goal, then rear pieces first; `first` (the table's move) ahead of all."""
         d = self.dist[s]
         moves = self.moves(s)
-        moves.sort(key=lambda m: (d[m[1]] - d[m[0]]) * 64 - d[m[0]])
+        # One int per move sorts without a key function: gain * 64 + distance, then the index (ties keep their order).
+        codes = [((d[f] - d[t]) * 64 + d[f]) << 14 | (16383 - i) for i, (f, t) in enumerate(moves)]
+        codes.sort(reverse=True)
+        moves = [moves[16383 - (c & 16383)] for c in codes]
         if first is not None and first in moves:
             moves.remove(first)
             moves.insert(0, first)
         return moves
+
+    def top(self, s: int, k: int) -> list[tuple[int, int]]:
+        """The k best moves of seat s by gain toward the goal, then rear pieces first (ties: by holes)."""
+        board, goal, mark, d = self.board, self.goal[s], s + 1, self.dist[s]
+        steps, jumps = B.STEPS, B.JUMPS
+        codes: list[int] = []
+        add = codes.append
+        for h in self.pieces[s]:
+            board[h] = 0
+            inside = goal[h]
+            dh = d[h]
+            base = dh * 65 << 14 | h << 7  # ((dh - d[n]) * 64 + dh) << 14 | h << 7 | n, with d[n] subtracted below
+            for n in steps[h]:
+                if not board[n] and (not inside or goal[n]):
+                    add(base - (d[n] * 64 << 14) | n)
+            seen = {h}
+            stack = [h]
+            while stack:
+                x = stack.pop()
+                gx = goal[x]
+                for over, land in jumps[x]:
+                    if board[over] and not board[land] and land not in seen and (not gx or goal[land]):
+                        seen.add(land)
+                        stack.append(land)
+                        add(base - (d[land] * 64 << 14) | land)
+            board[h] = mark
+        codes.sort(reverse=True)
+        return [(c >> 7 & 127, c & 127) for c in codes[:k]]
 
     def do(self, s: int, f: int, t: int) -> None:
         self.board[f] = 0
@@ -454,6 +494,89 @@ class Solo(Search):
         return scored
 
 
+class Plan(Solo):
+    """The AI's own plan: its next moves as if the others stood still (a transposition table
+    merges the orders of the same moves); with two players a move after which the other can
+    finish at once is a loss."""
+
+    def __init__(self, *args) -> None:
+        super().__init__(*args)
+        self.width = self.s.get("plan_width", PLAN_WIDTH)
+        self.seen: dict[int, tuple[int, float]] = {}
+        # With two players, each step the other can gain in its next move counts `reply` against a move.
+        self.reply = self.s.get("reply", 0.0) if self.pos.n == 2 else 0.0
+        self.gains: dict[tuple[int, int], int] = {}
+
+    def solo(self, depth: int, ply: int) -> float:
+        pos = self.pos
+        entry = self.seen.get(pos.hash)
+        if entry is not None and entry[0] >= depth:
+            return entry[1]
+        self.check_time()
+        me = self.me
+        goal = pos.goal[me]
+        best = -INF
+        for f, t in pos.top(me, self.width):
+            pos.do(me, f, t)
+            if goal[t] and pos.filled(me):  # (only a move into the goal can fill it)
+                v = WIN - ply
+            elif depth == 1:
+                v = self.evaluate(me)
+            else:
+                v = self.solo(depth - 1, ply + 1)
+            pos.undo(me, f, t)
+            if v > best:
+                best = v
+        if best == -INF:
+            best = self.evaluate(me)
+        self.seen[pos.hash] = (depth, best)
+        return best
+
+    def root(self, depth: int, moves: list[tuple[int, int]]) -> list[tuple[float, tuple[int, int]]]:
+        pos, me = self.pos, self.me
+        scored = []
+        for f, t in moves:
+            pos.do(me, f, t)
+            done = pos.finisher(me, t)
+            if done == me:
+                v = WIN
+            elif done >= 0 or (pos.n == 2 and self.loses(1 - me)):
+                v = -WIN
+            else:
+                v = self.evaluate(me) if depth == 1 else self.solo(depth - 1, 1)
+                if self.reply:
+                    v -= self.reply * self.reply_gain((f, t))
+            pos.undo(me, f, t)
+            scored.append((v, (f, t)))
+        return scored
+
+    def reply_gain(self, move: tuple[int, int]) -> int:
+        """The most the other player (two players) can gain toward its goal in one move after `move`."""
+        gain = self.gains.get(move)
+        if gain is None:
+            self.check_time()
+            o = 1 - self.me
+            best = self.pos.top(o, 1)
+            d = self.pos.dist[o]
+            gain = self.gains[move] = max(0, d[best[0][0]] - d[best[0][1]]) if best else 0
+        return gain
+
+    def loses(self, o: int) -> bool:
+        """Whether seat o can finish with its next move."""
+        pos = self.pos
+        holes = pos.goal_holes[o]
+        if sum(1 for h in holes if not pos.board[h]) != 1:
+            return False
+        for f, t in pos.moves(o):
+            if pos.goal[o][t] and not pos.goal[o][f]:
+                pos.do(o, f, t)
+                won = pos.filled(o)
+                pos.undo(o, f, t)
+                if won:
+                    return True
+        return False
+
+
 # --- entry point ---------------------------------------------------------------------------------
 def choose(state: State, seat: int, level: str, limit: Limit, rng: random.Random) -> AIResult[Move]:
     """The move of `seat` (the seat to move) at `level`, by the shortest path to the hole it chose."""
@@ -476,7 +599,10 @@ def _choose(state: State, seat: int, level: str, limit: Limit, rng: random.Rando
         return (*moves[0], AIInfo(work=0, depth=0, reason="forced"))
     # The longer nobody has made progress, the more the AI prefers progress to waiting.
     urge = URGE + URGE_PER_ROUND * (state.idle // state.seats)
-    if apart(pos, seat, 1 if two else 3):
+    if "plan" in settings:
+        search = Plan(pos, seat, settings, work, deadline)
+        best, info = _deepen(search, moves[: settings["root"]], settings["plan"], urge)
+    elif apart(pos, seat, 1 if two else 3):
         search = Solo(pos, seat, settings, work, deadline)
         best, info = _deepen(search, moves[: settings["root"]], settings["solo"], urge)
     else:

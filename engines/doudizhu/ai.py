@@ -11,17 +11,29 @@ hands the AI nothing else.
   a bomb only against a player about to go out; now and then a careless move.
 - normal: scores every candidate by the split of what would be left, counts the
   cards seen (which of its plays nobody can beat), keeps bombs for when they
-  matter, cooperates as a farmer, and solves endgames exactly when few cards
-  remain (every consistent deal of the unseen cards, perfect play in each).
-- hard: normal's best candidates weighed by simulation: deals of the unseen cards
-  consistent with what was seen (the landlord still holds the bottom cards it has
-  not played) are played out by a fast policy for every seat, within the budget.
+  matter, cooperates as a farmer, and solves endgames exactly from 24 cards left
+  in all (up to 20 consistent deals of the unseen cards, perfect play in each).
+- hard: the same exact endgames (up to 40 deals, 4 solved at least), elsewhere
+  normal's best candidates weighed by simulation: deals of the unseen cards
+  consistent with what was seen are played out by a fast policy for every seat,
+  within the budget.
+
+The deals of the unseen cards (worlds) agree with what the seat saw: the card
+counts, the bottom cards the landlord still holds, and the passes. A seat that let
+its enemy's play go while it held a plain answer (no bomb) is less likely to hold
+one: such a world counts `PASS_WEIGHT` per pass (weighed, not ruled out, because
+people do keep cards back).
 
 A level is an amount of work (`Limit.work`), never of time: one unit is one position
 the exact endgame solver searches or one move of a simulated playout. The same
 view, level and random generator give the same move on an idle machine and on a
 busy one. `Limit.seconds` is only a safety net (a stalled host): the AI reads the
 wall clock (`clock`) for nothing else, and an idle core never reaches it.
+
+The budgets (engines/doudizhu/game.py): normal 30,000 units, hard 70,000. At
+about 100,000 units per CPU second (bench/doudizhu.py prints the rate) that is at
+most about 0.3 s and 0.7 s of an idle core per move; most of normal's moves need
+no search at all (a millisecond), hard's take about 0.2-0.7 s.
 """
 
 from __future__ import annotations
@@ -57,6 +69,7 @@ from engines.doudizhu.rules import (
     beats,
     classify,
     has_answer,
+    plays_of_kind,
 )
 from engines.doudizhu.solver import OutOfNodes, Solver
 from engines.doudizhu.state import CALL, PASS, DdzPrivateView, Move, State, view
@@ -110,6 +123,8 @@ class Knowledge:
     bid: int
     bids: tuple[tuple[int, int], ...]
     played: tuple[int, int, int]  # plays (not passes) made per seat
+    # Every pass of another seat on its enemy's play: (seat, the play it let go, the cards that seat played since).
+    passes: tuple[tuple[int, Combo, Counts], ...] = ()
 
     @property
     def bidding(self) -> bool:
@@ -148,14 +163,36 @@ def knowledge(view: DdzPrivateView) -> Knowledge:
         if seat != landlord:
             for card in left:
                 known[rank_of(card)] += 1
+    passes = _passes(view["history"], seat, landlord) if landlord is not None else ()
     trick = None
     if view["trick"] is not None:
         t = view["trick"]
         trick = (t["seat"], Combo(t["kind"], t["rank"], t["chain"], len(t["cards"])))
     return Knowledge(
         seat, landlord, hand, tuple(view["counts"]), unseen, trick, tuple(known), view["mode"], view["bid"],
-        tuple((s, b) for s, b in view["bids"]), tuple(played),
+        tuple((s, b) for s, b in view["bids"]), tuple(played), passes,
     )
+
+
+def _passes(history: Sequence[Sequence], seat: int, landlord: int) -> tuple[tuple[int, Combo, Counts], ...]:
+    """The passes of the other seats on a play of their enemy, each with the cards its seat played later."""
+    found: list[tuple[int, Combo, list[int]]] = []
+    owner, combo, passed = -1, None, 0
+    for s, cards in history:
+        if cards:
+            counts = counts_of_cards(cards)
+            owner, combo, passed = s, classify(counts), 0
+            for p, _, later in found:
+                if p == s:
+                    for r in range(RANKS):
+                        later[r] += counts[r]
+            continue
+        if combo is not None and s != seat and (s == landlord) != (owner == landlord):
+            found.append((s, combo, [0] * RANKS))
+        passed += 1
+        if passed >= 2:
+            combo = None
+    return tuple((s, c, tuple(later)) for s, c, later in found)
 
 
 def to_move(play: Play | None) -> Move:
@@ -268,18 +305,28 @@ def fast_lead(hand: Counts, split: Plan, enemy_min: int, partner_min: int | None
     return min(groups, key=key)
 
 
-def fast_follow(hand: Counts, split: Plan, trick: Combo, partner_owns: bool, danger: bool) -> Play | None:
-    """An answer from the groups of our split (smallest first); a split-breaking answer or a bomb only in danger."""
-    total = sum(hand)
+def fast_follow(hand: Counts, split: Plan, trick: Combo, partner_owns: bool, danger: bool,
+                total: int | None = None) -> Play | None:
+    """An answer from the groups of our split (smallest first); a split-breaking answer or a bomb only in danger.
+    `total`: the number of cards in `hand`, if known."""
+    if total is None:
+        total = sum(hand)
     if trick.size == total and classify(hand) is not None and has_answer(hand, trick):
         whole = classify(hand)
         if whole is not None and beats(whole, trick):
             return Play(whole, hand)
     if partner_owns:
         return None
-    fits = [g for g in split.groups if g.combo.kind not in (BOMB, ROCKET) and beats(g.combo, trick)]
-    if fits:
-        return min(fits, key=lambda g: g.combo.rank)
+    # the groups that beat it, bombs aside (a group of the same kind and size, higher)
+    kind, size, rank = trick.kind, trick.size, trick.rank
+    best: Play | None = None
+    for g in split.groups:
+        c = g.combo
+        if (c.kind == kind and c.size == size and c.rank > rank and c.kind not in (BOMB, ROCKET)
+                and (best is None or c.rank < best.combo.rank)):
+            best = g
+    if best is not None:
+        return best
     if not danger:
         return None
     options = answers(hand, trick)
@@ -425,8 +472,32 @@ def normal_play(k: Knowledge) -> Play | None:
 # --- exact endgames --------------------------------------------------------------------------
 
 
-def _worlds(k: Knowledge, limit: int, rng: random.Random) -> list[tuple[Counts, Counts, Counts]]:
-    """Deals of the unseen cards to the two other seats that agree with what we know."""
+# A world in which a seat let its enemy's play go while it held a plain answer (no bomb) is less likely
+# than one in which it could not answer: it counts this much per such pass (people do keep cards back now
+# and then, so the worlds are weighed, not ruled out).
+PASS_WEIGHT = 0.2
+SAMPLE_TRIES = 20  # draws per world wanted, at most, when worlds are sampled by their weight
+
+
+def _plain_answer(hand: Counts, combo: Combo) -> bool:
+    if combo.kind in (BOMB, ROCKET):
+        return False
+    return any(p.combo.rank > combo.rank for p in plays_of_kind(hand, combo.kind, combo.chain))
+
+
+def world_weight(k: Knowledge, hands: Sequence[Counts]) -> float:
+    """How likely a deal of the unseen cards is, by the passes seen (1: nothing speaks against it)."""
+    weight = 1.0
+    for seat, combo, later in k.passes:
+        then = tuple(a + b for a, b in zip(hands[seat], later, strict=True))
+        if _plain_answer(then, combo):
+            weight *= PASS_WEIGHT
+    return weight
+
+
+def _worlds(k: Knowledge, limit: int, rng: random.Random) -> list[tuple[tuple[Counts, Counts, Counts], float]]:
+    """Deals of the unseen cards to the two other seats that agree with what we know, with their weights:
+    every deal with its weight if there are at most `limit`, else `limit` deals drawn by weight (weight 1)."""
     others = [s for s in range(3) if s != k.seat]
     fixed = {s: [0] * RANKS for s in others}
     free = list(k.unseen)
@@ -436,7 +507,6 @@ def _worlds(k: Knowledge, limit: int, rng: random.Random) -> list[tuple[Counts, 
             free[r] -= k.landlord_known[r]
     need = [k.counts[s] - sum(fixed[s]) for s in others]
     pool = list(ranks_of_counts(free))
-    worlds: list[tuple[Counts, Counts, Counts]] = []
 
     def make(first: Sequence[int]) -> tuple[Counts, Counts, Counts]:
         a = list(fixed[others[0]])
@@ -451,14 +521,27 @@ def _worlds(k: Knowledge, limit: int, rng: random.Random) -> list[tuple[Counts, 
 
     if comb(len(pool), need[0]) <= limit:
         seen: set[tuple[int, ...]] = set()
+        every = []
         for pick in combinations(pool, need[0]):
             if pick not in seen:
                 seen.add(pick)
-                worlds.append(make(pick))
-        return worlds
-    for _ in range(limit):
+                world = make(pick)
+                every.append((world, world_weight(k, world)))
+        return every
+    worlds: list[tuple[tuple[Counts, Counts, Counts], float]] = []
+    spare: list[tuple[float, int, tuple[Counts, Counts, Counts]]] = []
+    for attempt in range(SAMPLE_TRIES * limit):
         rng.shuffle(pool)
-        worlds.append(make(sorted(pool[: need[0]])))
+        world = make(sorted(pool[: need[0]]))
+        weight = world_weight(k, world) if k.passes else 1.0
+        if weight >= 1.0 or rng.random() < weight:
+            worlds.append((world, 1.0))
+            if len(worlds) == limit:
+                return worlds
+        else:
+            spare.append((-weight, attempt, world))
+    spare.sort()  # too few drawn by weight: the likeliest of the others make up the number
+    worlds.extend((world, 1.0) for _, _, world in spare[: limit - len(worlds)])
     return worlds
 
 
@@ -467,7 +550,7 @@ def _turn_after(k: Knowledge) -> int:
 
 
 def endgame(k: Knowledge, rng: random.Random, max_cards: int, max_worlds: int, node_limit: int,
-            budget: Budget) -> Play | str | None:
+            budget: Budget, min_worlds: int = 1) -> Play | str | None:
     """The move that wins in the most consistent worlds with perfect play; "unknown" if too big or beyond the
     budget, "lost" if every world was solved and lost. At most `node_limit` positions per world (a world
     too big is left out), and the worlds are solved in turn while the budget lasts."""
@@ -482,10 +565,10 @@ def endgame(k: Knowledge, rng: random.Random, max_cards: int, max_worlds: int, n
     worlds = _worlds(k, max_worlds, rng)
     trick = None if k.trick is None else (k.trick[1], k.trick[0])
     on_my_side = k.seat == k.landlord
-    wins = [0] * len(moves)
+    wins = [0.0] * len(moves)
     solver = Solver(k.landlord, node_limit, budget.stalled)
     done = 0
-    for world in worlds:
+    for world, weight in worlds:
         limit = min(node_limit, budget.left)  # the limit is per world: a world too big to solve is left out
         if limit <= 0:
             break
@@ -505,13 +588,13 @@ def endgame(k: Knowledge, rng: random.Random, max_cards: int, max_worlds: int, n
         budget.spend(limit - max(solver.nodes, 0))
         if won:
             done += 1
-            wins = [w + x for w, x in zip(wins, won, strict=True)]
+            wins = [w + weight * x for w, x in zip(wins, won, strict=True)]
         if budget.over():
             break
         if len(solver.memo) > 400_000:
             solver.memo.clear()
-    if done == 0:
-        return "unknown"
+    if done < min(min_worlds, len(worlds)) or done == 0:
+        return "unknown"  # too few worlds solved to go by
     best = max(wins)
     if best == 0:
         return "lost" if done == len(worlds) else "unknown"  # lost in every world: the heuristics play on
@@ -537,30 +620,32 @@ def rollout(hands: list[Counts], landlord: int, turn: int, trick: tuple[Combo, i
     """Play a world out with the fast policy for every seat; returns the seat that goes out first and
     the number of moves played (the work)."""
     hands = list(hands)
+    sizes = [sum(h) for h in hands]
+    farmers = [s for s in range(3) if s != landlord]
+    partner_of = [None if s == landlord else 3 - s - landlord for s in range(3)]
     for step in range(1, 201):
         hand = hands[turn]
         split = splits[turn]
         if split is None:
             split = splits[turn] = plan(hand)
-        partner_owns = trick is not None and trick[1] != turn and (trick[1] == landlord) == (turn == landlord)
-        enemies = [s for s in range(3) if (s == landlord) != (turn == landlord)]
-        enemy_min = min(sum(hands[s]) for s in enemies)
+        partner = partner_of[turn]
+        enemy_min = min(sizes[farmers[0]], sizes[farmers[1]]) if partner is None else sizes[landlord]
         if trick is None:
-            partner = [s for s in range(3) if s != turn and (s == landlord) == (turn == landlord)]
-            move: Play | None = fast_lead(hand, split, enemy_min, sum(hands[partner[0]]) if partner else None)
+            move: Play | None = fast_lead(hand, split, enemy_min, None if partner is None else sizes[partner])
         else:
-            danger = not partner_owns and sum(hands[trick[1]]) <= 4
-            move = fast_follow(hand, split, trick[0], partner_owns, danger)
+            partner_owns = partner is not None and trick[1] == partner
+            danger = not partner_owns and sizes[trick[1]] <= 4
+            move = fast_follow(hand, split, trick[0], partner_owns, danger, sizes[turn])
         nxt = (turn + 1) % 3
         if move is None:
             assert trick is not None
             if nxt == trick[1]:
                 trick = None
         else:
-            hand = minus(hand, move.counts)
-            if not any(hand):
+            sizes[turn] -= move.combo.size
+            if not sizes[turn]:
                 return turn, step
-            hands[turn] = hand
+            hands[turn] = minus(hand, move.counts)
             groups = list(split.groups)
             if move in groups:
                 groups.remove(move)
@@ -591,38 +676,74 @@ def simulate(k: Knowledge, world: tuple[Counts, Counts, Counts], move: Play | No
     return (out == k.landlord) == (k.seat == k.landlord), steps
 
 
-# hard: the share of its work the exact endgame may take (the playouts get the rest), and the
-# solver's positions per world.
-HARD_ENDGAME_SHARE, HARD_WORLD_NODES = 0.4, 40_000
-NORMAL_WORLD_NODES = 8_000
-NORMAL_MAX_CARDS = 17  # normal solves endgames exactly from this many cards left in all (14 before: 0.731 -> 0.742
-# against the rule player over 1,000 deals, points 1.59 -> 1.66, its slowest move 0.49 s of CPU)
 
 
 def hard_play(k: Knowledge, rng: random.Random, budget: Budget) -> Play | None:
-    exact = budget.part(HARD_ENDGAME_SHARE)
-    solved = endgame(k, rng, 18, 40, HARD_WORLD_NODES, exact)
-    budget.spend(exact.used)
-    budget.ceiling_hit |= exact.ceiling_hit
-    if solved not in ("unknown", "lost"):
-        return solved  # type: ignore[return-value]
-    if solved == "lost":
-        return normal_lead(k) if k.trick is None else normal_follow(k)
+    return searched_play(k, rng, budget, HARD)
+
+
+@dataclass(frozen=True)
+class Search:
+    """How a level searches: exact endgames from `cards` cards left in all, in at most `worlds` worlds of at
+    most `world_nodes` positions each, with `share` of the work; then playouts of its best candidates (at most
+    `candidates`, within `margin` of the best heuristic score) with what is left, at most `race_work` of it."""
+
+    cards: int
+    worlds: int
+    world_nodes: int
+    share: float
+    candidates: int
+    margin: float
+    race_work: int
+    race_lost: bool  # play out the candidates also when the endgame is lost in every world against best play
+    min_worlds: int = 1  # the endgame's answer counts only if it solved this many worlds (or all there are)
+
+
+# How the levels search (their work is `Limit.work` of engines/doudizhu/game.py).
+# Hard: exact endgames from 24 cards left in all (18 before; the solver's move cache made positions about 4 times
+# cheaper), an endgame answer only from 4 solved worlds or more (or every world there is), and playouts also
+# where every world is lost against best play (people are not best play).
+HARD = Search(cards=24, worlds=40, world_nodes=40_000, share=0.4, candidates=6, margin=15.0, race_work=10**9,
+              race_lost=True, min_worlds=4)
+# Normal: exact endgames from 24 cards left in all (14 -> 17 before: 0.731 -> 0.742 against the rule player over
+# 1,000 deals; 17 -> 24 with the inference from passes: 0.760 -> 0.792 over the first 200 of those deals, 10
+# deals better and none worse), its heuristics elsewhere.
+NORMAL = Search(cards=24, worlds=20, world_nodes=20_000, share=1.0, candidates=6, margin=15.0, race_work=0,
+                race_lost=False)
+
+
+def ranked_moves(k: Knowledge) -> list[tuple[float, Play | None]]:
+    """The candidates with normal's scores, best first (a finishing order alone if there is one)."""
     if k.trick is None:
         split = plan(k.hand)
         finish = finishing_order(k, split)
         if finish is not None:
-            return finish
-        ranked = sorted(((score_lead(k, p, split.score), p) for p in calm(k, _lead_candidates(k, split))),
-                        key=lambda item: -item[0])  # type: ignore[arg-type]
-    else:
-        ranked = follow_scores(k)
-    if len(ranked) == 1 or ranked[0][0] >= 900:
+            return [(1000.0, finish)]
+        return sorted(((score_lead(k, p, split.score), p) for p in calm(k, _lead_candidates(k, split))),
+                      key=lambda item: -item[0])  # type: ignore[arg-type]
+    return follow_scores(k)
+
+
+def searched_play(k: Knowledge, rng: random.Random, budget: Budget, how: Search) -> Play | None:
+    exact = budget.part(how.share)
+    solved = endgame(k, rng, how.cards, how.worlds, how.world_nodes, exact, how.min_worlds)
+    budget.spend(exact.used)
+    budget.ceiling_hit |= exact.ceiling_hit
+    if solved not in ("unknown", "lost"):
+        return solved  # type: ignore[return-value]
+    ranked = ranked_moves(k)
+    if solved == "lost" and not how.race_lost:
         return ranked[0][1]
-    top = [ranked[0]] + [item for item in ranked[1:6] if item[0] >= ranked[0][0] - 15.0]
+    if len(ranked) == 1 or ranked[0][0] >= 900 or how.race_work <= 0:
+        return ranked[0][1]
+    top = [ranked[0]] + [item for item in ranked[1:how.candidates] if item[0] >= ranked[0][0] - how.margin]
     if len(top) == 1:
         return top[0][1]
-    return race(k, [move for _, move in top], rng, budget)
+    racing = budget.part(min(1.0, how.race_work / max(1, budget.left)))
+    move = race(k, [move for _, move in top], rng, racing)
+    budget.spend(racing.used)
+    budget.ceiling_hit |= racing.ceiling_hit
+    return move
 
 
 def race(k: Knowledge, moves: list[Play | None], rng: random.Random, budget: Budget,
@@ -632,14 +753,14 @@ def race(k: Knowledge, moves: list[Play | None], rng: random.Random, budget: Bud
     spent (checked after each world, so every candidate has played the same worlds).
     Ties go to the earlier candidate (the heuristics' order)."""
     alive = list(range(len(moves)))
-    results: list[list[bool]] = [[] for _ in moves]
+    results: list[list[float]] = [[] for _ in moves]  # per world: its weight if the candidate won, else 0
     worlds = 0
     few = _world_count(k) <= batch  # then one pass over every world says all there is to say
     while len(alive) > 1 and worlds < most and not budget.over():
-        for world in _worlds(k, batch, rng):
+        for world, weight in _worlds(k, batch, rng):
             for i in alive:
                 won, steps = simulate(k, world, moves[i])
-                results[i].append(won)
+                results[i].append(weight if won else 0.0)
                 budget.spend(steps)
             worlds += 1
             if budget.over():
@@ -689,8 +810,7 @@ def decide(seen: DdzPrivateView, level: str, limit: Limit, rng: random.Random) -
     elif level == "hard":
         move = hard_play(k, rng, budget)
     else:
-        solved = endgame(k, rng, NORMAL_MAX_CARDS, 20, NORMAL_WORLD_NODES, budget)
-        move = normal_play(k) if solved in ("unknown", "lost") else solved  # type: ignore[assignment]
+        move = searched_play(k, rng, budget, NORMAL)
     info = AIInfo(work=budget.used)
     if budget.ceiling_hit:
         info["reason"] = "seconds"

@@ -11,6 +11,7 @@ or pairs as kickers.
 
 from __future__ import annotations
 
+from operator import sub
 from typing import NamedTuple
 
 from engines.doudizhu.cards import ACE, BLACK_JOKER, QUEEN, RANKS, RED_JOKER, TWO, Counts
@@ -205,4 +206,4 @@ def _search(hand: Counts) -> Plan:
 
 
 def minus(hand: Counts, counts: Counts) -> Counts:
-    return tuple(a - b for a, b in zip(hand, counts, strict=True))
+    return tuple(map(sub, hand, counts))

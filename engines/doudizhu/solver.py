@@ -17,6 +17,12 @@ from engines.doudizhu.rules import Combo, Play, all_plays, answers
 Trick = tuple[Combo, int] | None  # the play to beat and who made it
 
 
+# The moves of a hand against a play (or on the lead), shared by every search: the same hand meets the same
+# play in many positions and many worlds. A plain dict, emptied when full.
+_MOVES: dict[tuple[Counts, Combo | None], list[Play | None]] = {}
+MOVES_CACHE = 200_000
+
+
 class OutOfNodes(Exception):
     pass
 
@@ -37,10 +43,18 @@ class Solver:
 
     def moves(self, hand: Counts, trick: Trick) -> list[Play | None]:
         """Plays worth searching, the ones that empty the hand and the bigger ones first; None is a pass."""
-        plays = all_plays(hand) if trick is None else answers(hand, trick[0])
-        total = sum(hand)
-        plays.sort(key=lambda p: (p.combo.size != total, -p.combo.size, p.combo.rank))
-        return [*plays] if trick is None else [*plays, None]
+        key = (hand, None if trick is None else trick[0])
+        found = _MOVES.get(key)
+        if found is None:
+            plays: list[Play | None] = list(all_plays(hand) if trick is None else answers(hand, trick[0]))
+            total = sum(hand)
+            plays.sort(key=lambda p: (p.combo.size != total, -p.combo.size, p.combo.rank))  # type: ignore[union-attr]
+            if trick is not None:
+                plays.append(None)
+            if len(_MOVES) >= MOVES_CACHE:
+                _MOVES.clear()
+            found = _MOVES[key] = plays
+        return found
 
     def landlord_wins(self, hands: tuple[Counts, Counts, Counts], turn: int, trick: Trick) -> bool:
         key = (hands, turn, trick)

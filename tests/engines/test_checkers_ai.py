@@ -10,7 +10,7 @@ import pytest
 from bot.i18n import Translator
 from engines.checkers import Checkers
 from engines.checkers import board as B
-from engines.checkers.ai import Position, greedy
+from engines.checkers.ai import LEVELS, Plan, Position, greedy
 
 G = Checkers()
 TR = Translator("en")
@@ -179,3 +179,15 @@ def test_a_standoff_in_the_middle_is_broken():
             state = check_ai_move(state, seat, level, rng, 0.5)
             plies += 1
         assert state.end == "goal", G.text(G.view(state, None), TR)
+
+
+def test_hard_s_plan_sees_the_jump_it_would_hand_the_opponent():
+    """Seat 1 lacks only j4 of its goal and stands on h6: a piece of seat 0 on i5 lets it jump
+    in and win, which the own-plan search of hard (two players) counts as a loss."""
+    bottom = [B.LABELS[h] for h in B.POINTS[0]]
+    pieces = {label: 1 for label in bottom if label != "j4"} | {"h6": 1}
+    pieces |= {label: 0 for label in TOP[:8]}
+    for where, loses in (("i5", True), ("k5", False)):
+        state = G.with_board(G.new_state({}, 2, 0), pieces | {where: 0, "c5": 0})
+        search = Plan(Position(state), 0, LEVELS["hard"], 1000, float("inf"))
+        assert search.loses(1) is loses

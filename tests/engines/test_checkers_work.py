@@ -55,7 +55,7 @@ def moves(level: str, places, clock: FakeClock, monkeypatch) -> tuple[list, floa
     return out, longest
 
 
-@pytest.mark.parametrize(("level", "step", "old_budget"), [("normal", 0.5, 0.5), ("hard", 0.02, 1.0)])
+@pytest.mark.parametrize(("level", "step", "old_budget"), [("normal", 0.5, 0.5), ("hard", 0.05, 1.0)])
 def test_the_same_seed_plays_the_same_move_on_a_fast_and_a_very_slow_machine(level, step, old_budget, positions,
                                                                              monkeypatch):
     """A frozen clock (an infinitely fast machine) and one that moves `step` seconds at each look the AI

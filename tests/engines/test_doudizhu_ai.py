@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 from engines.base import Limit
@@ -214,7 +215,7 @@ def test_exact_endgame_finds_the_forced_win() -> None:
         gone = tuple(c for c in range(54) if c not in used)
         state = State("points", 1, 0, hands, hands[0][:3], 0, (1,), 0, 1, ((0, gone), (1, ()), (2, ())))
         k = ai.knowledge(GAME.view(state, 0))
-        worlds = ai._worlds(k, 100, rng)
+        worlds = [world for world, _ in ai._worlds(k, 100, rng)]
         assert len(worlds) <= 20  # every way 6 unseen cards can split 3 + 3
         always = []
         moves = GAME.legal_moves(state, 0)
@@ -229,6 +230,46 @@ def test_exact_endgame_finds_the_forced_win() -> None:
         for level in ("normal", "hard"):
             assert think(state, 0, level, 1.0, rng) in always
     assert found >= 5
+
+
+def test_endgames_of_24_cards_are_solved_within_normal_s_work() -> None:
+    """With 24 cards left in all, the landlord on 4 of them (someone near going out: where the endgames that
+    matter start), normal's exact endgame answers (a move, or "lost") within its 30,000 units in most positions,
+    and spends no more than them."""
+    rng = random.Random(7)
+    answered = 0
+    for _ in range(8):
+        deck = rng.sample(range(54), 24)
+        hands = (tuple(sorted(deck[:4])), tuple(sorted(deck[4:14])), tuple(sorted(deck[14:])))
+        gone = tuple(c for c in range(54) if c not in deck)
+        state = State("points", 1, 0, hands, hands[0][:3], 0, (1,), 0, 1, ((0, gone), (1, ()), (2, ())))
+        k = ai.knowledge(GAME.view(state, 0))
+        budget = ai.Budget(GAME.levels["normal"].work, math.inf)
+        found = ai.endgame(k, rng, ai.NORMAL.cards, ai.NORMAL.worlds, ai.NORMAL.world_nodes, budget)
+        assert budget.used <= GAME.levels["normal"].work
+        answered += found != "unknown"
+    assert answered >= 5
+
+
+def test_worlds_are_weighed_by_the_passes_seen() -> None:
+    """The landlord led a 5 and farmer 1 passed: a deal of the unseen cards that gives farmer 1 a higher single
+    (a plain answer it let go) counts PASS_WEIGHT, one without counts fully; farmer 1's pass on its partner's
+    6 says nothing. Sampled worlds follow the weights."""
+    state = endgame_state(("5 8 8 9", "4 4 K", "3 3 6"), ((0, "5"), (1, "pass"), (2, "6"), (0, "pass"), (1, "pass")))
+    k = ai.knowledge(GAME.view(state, 0))
+    assert [(seat, combo.kind, combo.rank) for seat, combo, _ in k.passes] == [(1, "single", 2)]
+    weights = {ranks_of_counts(world[1]): weight for world, weight in ai._worlds(k, 100, random.Random(0))}
+    assert weights[ranks_of_counts(counts_of_cards(cards("3 3 4")))] == 1.0
+    assert weights[ranks_of_counts(counts_of_cards(cards("4 4 K")))] == ai.PASS_WEIGHT  # the true deal: a K kept
+    assert len(weights) == 5  # every 3 of 3 3 4 4 K: 334, 33K, 344, 34K, 44K
+    # sampled: farmer 1 let the landlord's K go; uniformly it would hold no A or 2 in 23% of the deals
+    # (C(12,7)/C(14,7)), weighed in about 60% (0.23 against 0.77 x 0.2)
+    state = endgame_state(("K 3 4 5 6 7 8 9", "J Q 10 10 9 9 8", "A 2 J Q 5 6 7"), ((0, "K"), (1, "pass")))
+    k = ai.knowledge(GAME.view(state, 0))
+    sample = ai._worlds(k, 60, random.Random(1))
+    assert len(sample) == 60
+    plain = sum(ai.world_weight(k, world) == 1.0 for world, _ in sample)
+    assert 25 <= plain <= 50
 
 
 def ranks_to_counts(ranks: tuple[int, ...]) -> tuple[int, ...]:
