@@ -127,7 +127,10 @@ class Position:
         """Moves by gain toward the goal, then rear pieces first; `first` (the table's move) ahead of all."""
         d = self.dist[s]
         moves = self.moves(s)
-        moves.sort(key=lambda m: (d[m[1]] - d[m[0]]) * 64 - d[m[0]])
+        # One int per move sorts without a key function: gain * 64 + distance, then the index (ties keep their order).
+        codes = [((d[f] - d[t]) * 64 + d[f]) << 14 | (16383 - i) for i, (f, t) in enumerate(moves)]
+        codes.sort(reverse=True)
+        moves = [moves[16383 - (c & 16383)] for c in codes]
         if first is not None and first in moves:
             moves.remove(first)
             moves.insert(0, first)
