@@ -283,13 +283,15 @@ def test_ranks_round_trip_helper() -> None:
     assert ranks_of_counts(ranks_to_counts((0, 0, 5))) == (0, 0, 5)
 
 
-def test_thousands_of_games_without_one_illegal_play() -> None:
-    """2,000 whole games from varied starts (bidding included), each seat easy, normal or the rule
-    player at random: every AI move reads back from its text and the engine accepts it (apply refuses
-    anything illegal). The hard level's legality is the test above and 16,000 games of bench/doudizhu."""
+def test_hundreds_of_games_without_one_illegal_play() -> None:
+    """300 whole games from varied starts (bidding included; about 10,000 moves), each seat easy,
+    normal or the rule player at random: every AI move reads back from its text and the engine accepts
+    it (apply refuses anything illegal). 300, not 2,000 as before: normal's exact endgames from 24
+    cards made its moves about 5x dearer. The hard level's legality is the test above, and the
+    engine checks every move of bench/doudizhu's matches (thousands of games at each level)."""
     levels = ("easy", "normal", "rule")
     games = 0
-    for seed in range(2000):
+    for seed in range(300):
         rng = random.Random(seed)
         state = GAME.new_state({"mode": "call" if seed % 5 == 0 else "points"}, 3, seed)
         seats = [rng.choice(levels) for _ in range(3)]
@@ -298,7 +300,7 @@ def test_thousands_of_games_without_one_illegal_play() -> None:
             move = rule_player(view, rng) if seats[seat] == "rule" else think(state, seat, seats[seat], 1.0, rng)
             state = GAME.apply(state, seat, GAME.parse_move(state, seat, GAME.move_text(state, move)))
         games += GAME.outcome(state) is not None
-    assert games == 2000
+    assert games == 300
 
 
 # --- style: plays good players avoid (bench/doudizhu.py counts them in whole games) ------------------
