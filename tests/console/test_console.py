@@ -194,18 +194,22 @@ def chinese(move: str) -> str:
     return move.replace("-", " 到 ")
 
 
-async def test_nim_in_chinese_with_chinese_commands(tmp_path: Path) -> None:
+async def in_chinese(tmp_path: Path, *typed: str) -> str:
+    """What the console of a channel that speaks Chinese prints for `typed`, alice typing first."""
     table = await open_table(tmp_path / "zh.db", Clock(), language="zh")
     out: list[str] = []
     console = Console(table.host, tmp_path / "pictures", "alice", write=out.append)
-    typed = ["拈 开局 2 3", "/换人 bob", "加入", "/as alice", "第2堆取1颗", "悔棋", "/as bob", "同意", "/as alice",
-             "从第二堆取三颗", "/as bob", "取 1 1", "/as alice", "1 1", "战绩", "棋谱", "再来一局", "/as bob", "接受",
-             "认输", "规则 拈"]  # fmt: skip
     try:
         await console.run(lines(table.host, *typed))
     finally:
         await close_table(table)
-    text = "\n".join(out)
+    return "\n".join(out)
+
+
+async def test_nim_in_chinese_with_chinese_commands(tmp_path: Path) -> None:
+    text = await in_chinese(tmp_path, "拈 开局 2 3", "/换人 bob", "加入", "/as alice", "第2堆取1颗", "悔棋",
+                            "/as bob", "同意", "/as alice", "从第二堆取三颗", "/as bob", "取 1 1", "/as alice", "1 1",
+                            "战绩", "棋谱", "再来一局", "/as bob", "接受", "认输", "规则 拈")  # fmt: skip
     assert "gamehost 控制台：你是 alice。" in text and "现在打字的是：bob" in text
     assert "alice 开了一桌拈。" in text and "拈 开始：alice 对 bob。" in text
     assert "alice 请求悔棋，收回上一步。bob：/accept（同意）还是 /decline（拒绝）？" in text
@@ -350,16 +354,8 @@ async def test_gomoku_swap2_against_the_bot(tmp_path: Path) -> None:
 
 
 async def test_gomoku_swap2_in_chinese(tmp_path: Path) -> None:
-    table = await open_table(tmp_path / "zh.db", Clock(), language="zh")
-    out: list[str] = []
-    console = Console(table.host, tmp_path / "pictures", "alice", write=out.append)
-    typed = ["五子棋 开局 交换", "/换人 bob", "加入", "/as alice", "h8", "h9", "j10", "/as bob", "交换 紫", "交换 执黑",
-             "/as alice", "h7"]  # fmt: skip
-    try:
-        await console.run(lines(table.host, *typed))
-    finally:
-        await close_table(table)
-    text = "\n".join(out)
+    text = await in_chinese(tmp_path, "五子棋 开局 交换", "/换人 bob", "加入", "/as alice", "h8", "h9", "j10",
+                            "/as bob", "交换 紫", "交换 执黑", "/as alice", "h7")  # fmt: skip
     assert "alice，二次交换开局：请放第 1/3 枚棋子（黑棋），例如 /move h8。" in text
     assert "bob，请选择：/swap black（你执黑，对手立即执白落子）" in text
     assert "用法：/swap black（执黑）、/swap white（执白）或 /swap more（再放两子）。" in text

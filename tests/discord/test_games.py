@@ -7,12 +7,17 @@ from tests.discord.conftest import Bot, board_saying, boards, first_channel, run
 from tests.discord.fake import ALICE, BOB, CAROL, FakeDiscord, Message
 
 
-async def test_gomoku_between_two_people_with_an_undo_by_consent(fake: FakeDiscord, bot: Bot) -> None:
-    channel = first_channel(fake)
-    await run(fake, ALICE, "gomoku challenge", channel, user=BOB, rule="renju")
+async def bob_accepts_gomoku(fake: FakeDiscord, channel: int, **options: str) -> None:
+    """Alice challenges Bob to Gomoku with `options`; Bob clicks Accept."""
+    await run(fake, ALICE, "gomoku challenge", channel, user=BOB, **options)
     lobby = fake.last(channel, "Alice challenges Bob to Gomoku")
     assert lobby is not None
     await fake.click(BOB, lobby, "Accept")
+
+
+async def test_gomoku_between_two_people_with_an_undo_by_consent(fake: FakeDiscord, bot: Bot) -> None:
+    channel = first_channel(fake)
+    await bob_accepts_gomoku(fake, channel, rule="renju")
     await board_saying(fake, channel, "Alice, your move.")
     await run(fake, ALICE, "move", channel, move="h8")
     await board_saying(fake, channel, "Bob, your move.")
@@ -92,10 +97,7 @@ async def test_gomoku_swap2_opening_by_slash_commands_and_buttons(fake: FakeDisc
     """Alice challenges with the swap2 opening, places three stones; Bob takes black on the table's button;
     Alice (now white) moves, then resigns: Bob is credited with the win."""
     channel = first_channel(fake)
-    await run(fake, ALICE, "gomoku challenge", channel, user=BOB, opening="swap2")
-    lobby = fake.last(channel, "Alice challenges Bob to Gomoku")
-    assert lobby is not None
-    await fake.click(BOB, lobby, "Accept")
+    await bob_accepts_gomoku(fake, channel, opening="swap2")
     await board_saying(fake, channel, "Alice, swap2 opening: place stone 1 of 3 (black), e.g. /move h8.")
     for point, then in (("h8", "stone 2 of 3 (white)"), ("h9", "stone 3 of 3 (black)"), ("j10", "Bob, choose")):
         await run(fake, ALICE, "move", channel, move=point)
