@@ -136,21 +136,26 @@ async def _write(tx: Tx, games: list[tuple[Played, Rated, str]]) -> None:
     )  # fmt: skip
 
 
+def _of_games(column: str, games: Sequence[str]) -> str:
+    """The SQL condition that `column` is one of `games` (any game when there are none)."""
+    return f"{column} IN ({marks(len(games))})" if games else "TRUE"
+
+
 async def rebuild(tx: Tx, players: Sequence[str] | None = None) -> int:
     """Every rating again from the results (the same fold as `rate_game`, game after game); with
     `players`, only the games (Nim, Gomoku, ...) any of them played: each game's ratings are its own."""
     await tx.lock(RATINGS)
     links = await _links(tx)
-    only, params = "", [PLACE]
+    only: list[str] = []  # the games rebuilt (all of them if empty)
     if players is not None:
         found = await tx.rows(f"SELECT DISTINCT game FROM results WHERE user_id IN ({marks(len(players))})", *players)
-        games_played = sorted(r["game"] for r in found)
-        if not games_played:
+        only = sorted(r["game"] for r in found)
+        if not only:
             return 0
-        only, params = f" WHERE r.game IN ({marks(len(games_played))})", [PLACE, *games_played]
     rows = await tx.rows("SELECT r.*, COALESCE(c.value, s.channel) AS place FROM results r JOIN sessions s"
                          " ON s.id=r.session_id LEFT JOIN channel_settings c ON c.channel=s.channel AND c.key=?"
-                         f"{only} ORDER BY r.at, r.session_id, r.seat", *params)  # fmt: skip
+                         f" WHERE {_of_games('r.game', only)} ORDER BY r.at, r.session_id, r.seat",
+                         PLACE, *only)  # fmt: skip
     by_game: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for row in rows:
         by_game[row["session_id"]].append(row)
@@ -162,7 +167,7 @@ async def rebuild(tx: Tx, players: Sequence[str] | None = None) -> int:
 
     games = await asyncio.to_thread(replay)
     for table in ("ratings", "rated_games", "rating_changes"):
-        await tx.run(f"DELETE FROM {table}{only.replace('r.game', 'game')}", *params[1:])
+        await tx.run(f"DELETE FROM {table} WHERE {_of_games('game', only)}", *only)
     await _write(tx, games)
     return len(games)
 

@@ -9,6 +9,7 @@ that wins in the most worlds.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 from engines.doudizhu.cards import Counts
 from engines.doudizhu.plan import minus
@@ -17,10 +18,14 @@ from engines.doudizhu.rules import Combo, Play, all_plays, answers
 Trick = tuple[Combo, int] | None  # the play to beat and who made it
 
 
-# The moves of a hand against a play (or on the lead), shared by every search: the same hand meets the same
-# play in many positions and many worlds. A plain dict, emptied when full.
-_MOVES: dict[tuple[Counts, Combo | None], list[Play | None]] = {}
-MOVES_CACHE = 200_000
+# The moves of a hand against a play (or on the lead) are shared by every search: the same hand meets the
+# same play in many positions and many worlds.
+@lru_cache(maxsize=200_000)
+def _moves(hand: Counts, play: Combo | None) -> tuple[Play | None, ...]:
+    plays: list[Play | None] = list(all_plays(hand) if play is None else answers(hand, play))
+    total = sum(hand)
+    plays.sort(key=lambda p: (p.combo.size != total, -p.combo.size, p.combo.rank))  # type: ignore[union-attr]
+    return (*plays, None) if play is not None else tuple(plays)
 
 
 class OutOfNodes(Exception):
@@ -41,20 +46,9 @@ class Solver:
         self.stop = stop
         self.memo: dict[tuple, bool] = {}
 
-    def moves(self, hand: Counts, trick: Trick) -> list[Play | None]:
+    def moves(self, hand: Counts, trick: Trick) -> tuple[Play | None, ...]:
         """Plays worth searching, the ones that empty the hand and the bigger ones first; None is a pass."""
-        key = (hand, None if trick is None else trick[0])
-        found = _MOVES.get(key)
-        if found is None:
-            plays: list[Play | None] = list(all_plays(hand) if trick is None else answers(hand, trick[0]))
-            total = sum(hand)
-            plays.sort(key=lambda p: (p.combo.size != total, -p.combo.size, p.combo.rank))  # type: ignore[union-attr]
-            if trick is not None:
-                plays.append(None)
-            if len(_MOVES) >= MOVES_CACHE:
-                _MOVES.clear()
-            found = _MOVES[key] = plays
-        return found
+        return _moves(hand, None if trick is None else trick[0])
 
     def landlord_wins(self, hands: tuple[Counts, Counts, Counts], turn: int, trick: Trick) -> bool:
         key = (hands, turn, trick)

@@ -16,11 +16,12 @@ game; `players` (benchmark players) on top.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from engines.base import JSON, AIResult, Game, Limit, Msg, Option, Outcome, QueryAnswer, Refusal, Translate, msg
 from engines.gomoku import ai, opening
 from engines.gomoku.board import BLACK, EMPTY, LETTERS, SIZES, WHITE, geometry, parse_point, point_name
-from engines.gomoku.opening import DECIDE, PICK, PLACE2, PLACE3, PLAY, SWAP2, phase, read_choice, seat_of
+from engines.gomoku.opening import DECIDE, PICK, PLACE2, PLACE3, PLAY, SWAP2, SWAP_WORDS, phase, read_choice, seat_of
 from engines.gomoku.patterns import code_tables, tables
 from engines.gomoku.rules import forbidden_points, forbidden_reason, padded, winning_line
 from engines.gomoku.state import OPENINGS, RULES, GomokuView, Point, State
@@ -89,7 +90,8 @@ class Gomoku(Game[State, Point]):
             if stage in (PLACE3, PLACE2):
                 raise Refusal(f"gomoku.swap_place_first_{3 if stage == PLACE3 else 2}")
             raise Refusal("gomoku.swap_settled" if state.opening == SWAP2 else "gomoku.swap_off")
-        if text.lower().split()[:1] in (["swap"], ["交换"]):
+        first = text.lower().split()[:1]
+        if first and first[0] in SWAP_WORDS:
             raise Refusal("gomoku.swap_usage")
         parsed = parse_point(text)
         if parsed is None:
@@ -129,18 +131,16 @@ class Gomoku(Game[State, Point]):
 
     def apply(self, state: State, seat: int, move: Point | str) -> State:
         if isinstance(move, str):  # a swap2 choice
-            return State(state.size, state.rule, state.moves, state.board, (), state.opening, (*state.choices, move))
+            return replace(state, choices=(*state.choices, move))
         move = Point(*move)
-        # A stone where the second player chooses is their white stone: they chose white.
-        choices = (*state.choices, "white") if phase(state) == DECIDE else state.choices
-        board = list(state.board)
-        board[move.row * state.size + move.col] = BLACK if state.turn == 0 else WHITE
-        new = State(state.size, state.rule, (*state.moves, move), tuple(board), (), state.opening, choices)
+        new = state.placed(move)
+        if phase(state) == DECIDE:  # a stone where the second player chooses is their white stone: they chose white
+            new = replace(new, choices=(*state.choices, "white"))
         geo = geometry(state.size)
         line = winning_line(padded(new), geo, geo.index(move.col, move.row), state.rule)
         if line:
             five = tuple(sorted(Point(*geo.colrow(p)) for p in line))  # left to right (bottom to top)
-            new = State(new.size, new.rule, new.moves, new.board, five, new.opening, new.choices)
+            new = replace(new, win_line=five)
         return new
 
     def outcome(self, state: State) -> Outcome | None:

@@ -14,7 +14,7 @@
   opponent VCT of 1, 2, 3, 4 attacking moves and plays the first that leaves
   none, or, when every move checked loses, the one that loses deepest
   (`_hold_out`). Until issue 23 a guard ran before the PVS instead (`_resist`,
-  `guard_vct`, kept for tuning): the opponent's VCT "were it to move now" is
+  removed; see the git history): the opponent's VCT "were it to move now" is
   nearly always there for the side with the initiative, so the guard fired at
   almost every move of a defence and left the PVS a few thousand nodes (depth
   1-3); master won 0 of 11 games as white against hard.
@@ -48,12 +48,9 @@ class Level:
     vct_depth: int = 3  # attacking moves (0: no VCT)
     defend_vcf: bool = True  # keep only root moves that refute the opponent's VCF
     defend_vct: int = 0  # depth of the opponent-VCT check of the chosen move (0: none)
-    guard_vct: int = 0  # depth of the guard before PVS: it keeps the moves that hold out longest against a VCT
     hold_vct: int = 0  # depth of the check after PVS: the best move, in its order, that holds out longest (0: none)
     share_vcf: float = 0.15  # fractions of the node budget for each stage
     share_vct: float = 0.25
-    share_guard: float = 0.0  # the guard: nodes of one check, and of all its checks
-    share_guard_all: float = 0.0
     share_pvs: float = 0.7  # PVS stops this far into the budget when the VCT check of its move follows
     qdepth: int = 4  # fours the side to move may play at a leaf
     w_self: int = 100  # evaluation weights (percent) of the mover's and the other side's potential
@@ -213,9 +210,6 @@ def _think(pos: Position, c: int, level: Level, s: Searcher, info: AIInfo) -> in
         if q is not None and not _bad(pos, c, q):
             info["reason"] = "vct"
             return q
-    if level.guard_vct:
-        root = _resist(pos, c, s, root, level.guard_vct, budget * level.share_guard,
-                       budget * level.share_guard_all)
     info["reason"] = "pvs"
     if len(root) == 1:
         return root[0]
@@ -364,54 +358,3 @@ def _played_through_block(pos: Position, c: int, q: int) -> bool:
     if blocks:
         pos.make(blocks[0], 3 - c)
     return False
-
-
-def _resist(pos: Position, c: int, s: Searcher, root: list[int], depth: int, each: float, most: float) -> list[int]:
-    """Master's guard. If the opponent would win by VCT (of at most `depth` attacking moves) were it to move
-    now, the moves that hold out longest against it: every candidate (the usual ones, then every point of
-    the opponent's threats and of one's own) is checked for an opponent VCT of 1 attacking move, the
-    survivors for one of 2, and so on, each check within `each` nodes and all within `most`. At each depth
-    the moves not proven to lose go on (those proven to leave no VCT first, then those whose check ran out
-    of nodes: a refutation that deep may not exist, then those not reached); it stops at `depth`, when one
-    move is left, or when every move loses at some depth: then the moves that survived the depth before are
-    the ones kept, as they are the hardest to refute."""
-    o = 3 - c
-    base = len(pos.moves)
-    stop = min(s.limit, s.nodes + int(most))
-
-    def check(f, *args):
-        s.stop = min(s.limit, stop, s.nodes + max(1, int(each)))
-        try:
-            return f(*args) is not None
-        except Timeout:
-            return None
-        finally:
-            while len(pos.moves) > base:
-                pos.unmake()
-
-    if not check(s.vct_deepening, o, depth):
-        return root
-    alive = _threat_points(pos, c, root)
-    for d in range(1, depth + 1):
-        safe: list[int] = []
-        unproven: list[int] = []
-        rest: list[int] = []
-        for i, q in enumerate(alive):
-            if s.nodes >= min(stop, s.limit):
-                rest = alive[i:]
-                break
-            if _played_through_block(pos, c, q):
-                safe.append(q)
-                continue
-            lost = check(s.vct, o, d)
-            if lost is False:
-                safe.append(q)
-            elif lost is None:
-                unproven.append(q)
-        survivors = safe + unproven + rest
-        if not survivors:
-            break
-        alive = survivors
-        if len(alive) == 1 or s.nodes >= min(stop, s.limit):
-            break
-    return alive

@@ -192,7 +192,7 @@ def _even_stone(state: State, rng: random.Random) -> AIResult:
     spots = [best, *near[: SPOTS - 1]]
     work, scored = 0, []
     for i, p in enumerate(spots):
-        value, spent = score(_placed(state, p))
+        value, spent = score(state.placed(p))
         work += spent
         scored.append((abs(value), i, p))
     _, _, chosen = min(scored)
@@ -201,9 +201,3 @@ def _even_stone(state: State, rng: random.Random) -> AIResult:
 
 def _near(state: State, p: Point) -> bool:
     return any(abs(p.col - q.col) <= 2 and abs(p.row - q.row) <= 2 for q in state.moves)
-
-
-def _placed(state: State, p: Point) -> State:
-    board = list(state.board)
-    board[p.row * state.size + p.col] = BLACK if state.turn == 0 else WHITE
-    return State(state.size, state.rule, (*state.moves, p), tuple(board), (), state.opening, state.choices)

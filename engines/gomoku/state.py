@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple, NotRequired, TypedDict
 
-from engines.gomoku.board import point_name
+from engines.gomoku.board import BLACK, WHITE, point_name
 
 # freestyle: five or more wins; standard: exactly five wins (for both colours); renju: black must make
 # exactly five and may not make a double three, a double four or an overline; white wins with five or more.
@@ -45,6 +45,12 @@ class State:
 
     def at(self, point: Point) -> int:
         return self.board[point.row * self.size + point.col]
+
+    def placed(self, point: Point) -> State:
+        """A stone of the colour to move on `point` (the winning line, if any, is the game's to find)."""
+        board = list(self.board)
+        board[point.row * self.size + point.col] = BLACK if self.turn == 0 else WHITE
+        return replace(self, moves=(*self.moves, point), board=tuple(board))
 
 
 class GomokuView(TypedDict):
