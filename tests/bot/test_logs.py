@@ -17,6 +17,7 @@ import pytest
 from bot import logs
 from bot.config import Settings
 from bot.logs import MASK
+from bot.storage import open_storage
 
 TELEGRAM = "7123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw1"  # the shape of a real one, not a real one
 DISCORD = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"
@@ -118,3 +119,17 @@ def test_the_settings_name_their_secrets_and_the_log_options_are_checked() -> No
         Settings(log_format="xml")
     with pytest.raises(ValueError, match="one of DEBUG"):
         Settings(log_level="LOUD")
+
+
+async def test_debug_is_the_bots_and_not_every_sql_statement(captured: io.StringIO, tmp_path) -> None:
+    """aiosqlite logs every statement with its parameters at DEBUG (a session's state, hidden
+    hands with it): at gamehost's DEBUG it says nothing below INFO, the bot's own lines stay."""
+    logs.setup("DEBUG", stream=captured)
+    store = await open_storage(str(tmp_path / "games.db"))  # the migrations: dozens of statements
+    try:
+        await store.schema_version()
+    finally:
+        await store.close()
+    logging.getLogger("gamehost").debug("a line of the bot's own")
+    assert "a line of the bot's own" in captured.getvalue()
+    assert "aiosqlite" not in captured.getvalue() and "PRAGMA" not in captured.getvalue()
