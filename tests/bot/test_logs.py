@@ -16,8 +16,10 @@ import pytest
 
 from bot import logs
 from bot.config import Settings
+from bot.i18n import Translator
 from bot.logs import MASK
 from bot.storage import open_storage
+from tests.conftest import ALICE, BOB, CAROL, Clock, close_table, open_table
 
 TELEGRAM = "7123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw1"  # the shape of a real one, not a real one
 DISCORD = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"
@@ -133,3 +135,29 @@ async def test_debug_is_the_bots_and_not_every_sql_statement(captured: io.String
     logging.getLogger("gamehost").debug("a line of the bot's own")
     assert "a line of the bot's own" in captured.getvalue()
     assert "aiosqlite" not in captured.getvalue() and "PRAGMA" not in captured.getvalue()
+
+
+async def test_a_game_at_debug_tells_what_happened_and_not_the_hands(captured: io.StringIO, tmp_path) -> None:
+    """What an operator reads at DEBUG: the table opened, each command (who, which word, how long),
+    each save, the end and its results; never a hand, nor a session's state."""
+    logs.setup("DEBUG", stream=captured)
+    table = await open_table(tmp_path / "games.db", Clock())
+    try:
+        await table.say(ALICE, "/ddz start")
+        await table.say(BOB, "/join")
+        await table.say(CAROL, "/join")
+        session = await table.session()
+        game = table.host.games["doudizhu"]
+        state = game.from_json(session.state)
+        hands = [line for seat in range(3) for line in game.private_lines(state, seat, Translator())
+                 if line.startswith("hand:")]  # fmt: skip
+        await table.say(ALICE, "/hand")
+        await table.say(BOB, "/resign")
+    finally:
+        await close_table(table)
+    said = captured.getvalue()
+    assert f"session {session.id}: {ALICE.id} opened a doudizhu table in {table.channel}" in said
+    assert f"{table.channel}: {BOB.id} sent join, answered in" in said and f"{ALICE.id} sent hand" in said
+    assert f"session {session.id} (doudizhu in {table.channel}) ended: " in said and f"{BOB.id} loss" in said
+    assert len(hands) == 3 and not any(hand in said or hand[6:] in said for hand in hands)
+    assert '"hands"' not in said and "aiosqlite" not in said
