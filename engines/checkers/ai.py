@@ -5,7 +5,8 @@
 - normal: lookahead of three plies on distance to goal alone.
 - hard: iterative deepening (1, 3, 5, ... plies) within its budget of nodes, and an
   evaluation that also counts pieces left behind and pieces straying from the
-  straight line to the goal.
+  straight line to the goal. With two players it plans instead (below) until the
+  other is near home.
 
 A level is an amount of work, never of time: `Limit.work` is the number of search
 nodes a move may visit (every iteration of the deepening counted), so the same
@@ -21,6 +22,13 @@ players together, of which the worst for the AI is assumed (so the search
 deepens like a two-player one however many players there are). Once no
 other piece is left anywhere the AI's pieces still have to pass, the search
 looks at the AI's own moves only (deeper, and it finds the quickest way home).
+
+Hard with two players: a beam search over its own moves alone, as if the other
+stood still (`Plan`): 200 sets of its pieces kept a round, 10 rounds (at most about
+2,000 sets' moves generated, 6,000 nodes of work, well within the level's), the first
+move of the best way played, the plan made anew every move. It finds the ladders a
+search of both sides cannot see that far. Once the other is within PLAN_UNTIL steps of
+home the alpha-beta takes over, so as not to hand it a win.
 
 Wins are scored as WIN minus the ply at which they happen, so the AI takes the
 shortest way home; with two players a move that lets the other finish is a loss.
