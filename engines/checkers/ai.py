@@ -19,7 +19,10 @@ searched at inner nodes), a transposition table (bounds and best move of each
 position). Three or more players: best-reply search: the AI's own moves
 alternate with one layer holding the most promising moves of all the other
 players together, of which the worst for the AI is assumed (so the search
-deepens like a two-player one however many players there are). Once no
+deepens like a two-player one however many players there are). Hard at six
+seats scores only its own distance there (a race: hindering the nearest of
+five rivals costs it tempo); otherwise the AI's distance counts against the
+nearest rival's. Once no
 other piece is left anywhere the AI's pieces still have to pass, the search
 looks at the AI's own moves only (deeper, and it finds the quickest way home).
 
@@ -73,7 +76,7 @@ MULTI_LEVELS = {
     "normal": {"depths": (1, 3), "solo": (1, 2, 3), "root": 20, "inner": 3, "leaf": 6, "positional": False,
                "work": 0.6},
     "hard": {"depths": (1, 3, 5, 7, 9), "solo": (1, 2, 3, 4, 5, 6), "root": 30, "inner": 4, "leaf": 8,
-             "positional": True, "work": 0.6},
+             "positional": True, "work": 0.6, "race_from": 6},
 }
 # Evaluation: distance to goal, plus STRAGGLE per step a piece is more than LAG steps
 # behind the average of its side, plus CENTRE per hole a piece is off the straight line
@@ -353,9 +356,12 @@ def _deepen(
 # --- three or more players: best-reply search -----------------------------------------------------
 class BestReply(Search):
     def evaluate(self, s: int) -> float:
-        """From the side of the AI: its distance against that of its closest rival."""
+        """From the side of the AI: its distance against that of its closest rival; hard at six seats
+        its own distance alone (the others' replies still get in its way)."""
         pos, me = self.pos, self.me
         w, lag, c = self.straggle, self.lag, self.centre
+        if pos.n >= self.s.get("race_from", 99):
+            return -pos.cost(me, w, lag, c)
         rivals = [pos.cost(o, w, lag, c) for o in range(pos.n) if o != me and o not in pos.finished]
         return (min(rivals) if rivals else 0) - pos.cost(me, w, lag, c)
 
