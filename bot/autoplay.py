@@ -204,7 +204,10 @@ class Autoplay:
     async def _ai_move(self, game: Game, session: Session, state: Any, seat: int) -> Any:
         level = session.seats[seat].ai_level or game.default_level
         try:
-            text, _ = await self.core.ai.move(game.name, session.state, seat, level, ai_seed(session))
+            text, info = await self.core.ai.move(game.name, session.state, seat, level, ai_seed(session))
+            log.debug("session %s: the %s AI (%s) plays %r for seat %d (%s units, %.2f s CPU%s)", session.id,
+                      game.name, level, text, seat, info.get("work", "?"), info.get("cpu", 0.0),
+                      f", {info['reason']}" if info.get("reason") else "")  # fmt: skip
             return game.parse_move(state, seat, text)
         except Exception:
             # Never leave a game stuck: a legal move beats no move. The tests keep this path unused.

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import re
 import secrets
 from collections import defaultdict
@@ -25,6 +26,8 @@ from bot.pictures import Pictures
 from bot.session import Change, Notice, Seat, Session, SessionStatus
 from bot.storage import PLACE, Storage
 from engines.base import Game, Msg, Refusal
+
+log = logging.getLogger(__name__)
 
 WORD = re.compile(r"[^\W_]{1,32}")  # a title that may be typed as a command word: letters, no space
 
@@ -83,6 +86,11 @@ class Core:
         await self.store.save(session, change)
         if notice is not None:
             self.owed.committed(notice)
+        if change is not None and change.results:
+            log.info("session %s (%s in %s) ended: %s", session.id, session.game, session.channel,
+                     ", ".join(f"{r.user_id} {r.result}" for r in change.results))  # fmt: skip
+        log.debug("session %s (%s in %s) saved: %s, version %s%s", session.id, session.game, session.channel,
+                  session.status.value, session.version, ", a bot to move" if session.bot_turn else "")  # fmt: skip
         self.changed(session)
 
     async def create(self, r: Request, game: Game, options: dict[str, Any], seats: list[Seat],
@@ -98,6 +106,7 @@ class Core:
         created = await self.store.create(session, notice)
         if notice is not None:
             self.owed.committed(notice)
+        log.info("session %s: %s opened a %s table in %s", created.id, r.user.id, game.name, r.event.channel)
         if r.event.place is not None:  # where "here" leaderboards count the channel's games
             await self.store.set_setting(r.event.channel, PLACE, r.event.place)
         return created

@@ -16,6 +16,10 @@ extra field, then masks in them:
 - whatever has the shape of one: a Telegram token, a Discord bot token, an `Authorization`
   header's credentials, a `"token": …` field, an interaction token in a URL, a password in a URL.
 
+At DEBUG the libraries log at DEBUG too (discord.py's gateway, python-telegram-bot's requests),
+except those in `QUIET`, kept at INFO: aiosqlite's DEBUG is two lines for every SQL statement,
+with its parameters (a session's whole state, the hidden hands of a card game with it).
+
 Uncaught exceptions (of the main thread and of other threads) and `warnings` are logged through
 the same handler, so they are masked too; `clean` masks a line printed without logging (the
 one line `gamehost` prints when it cannot start).
@@ -37,6 +41,8 @@ MASK = "<redacted>"
 SHORTEST = 6  # a secret shorter than this would mask ordinary words: not taken (no real token is)
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 FORMATS = ("text", "json")
+
+QUIET = ("aiosqlite",)  # libraries whose DEBUG is every statement they run: INFO at most
 
 # Secrets by their shape, whoever's they are. (pattern, replacement)
 SHAPES: list[tuple[re.Pattern[str], str]] = [
@@ -153,6 +159,8 @@ def setup(level: str = "WARNING", fmt: str = "text", secrets: Iterable[str | Non
         root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(level.upper())
+    for name in QUIET:
+        logging.getLogger(name).setLevel(max(logging.INFO, root.level))
     logging.captureWarnings(True)
     sys.excepthook = _uncaught
     threading.excepthook = _uncaught_in_thread

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import signal
 import sys
 import threading
@@ -25,6 +26,8 @@ from bot.ops import Ops
 from bot.pictures import Pictures
 from bot.startup import StartFailed
 from bot.storage import StorageUnavailable, is_postgres, open_storage
+
+log = logging.getLogger("gamehost")
 
 
 async def rebuild_ratings(settings: Settings) -> None:
@@ -77,8 +80,11 @@ async def run(settings: Settings) -> None:
         await host.start()
         for platform in platforms:
             await startup.start(platform, settings.start_attempts)
+        log.info("gamehost is up: games in %s, platforms: %s", where(settings.db),
+                 ", ".join([p.name for p in platforms] + (["console"] if console is not None else [])))  # fmt: skip
         await serve(console)
     finally:
+        log.info("gamehost is stopping")
         for platform in reversed(platforms):
             with contextlib.suppress(Exception):
                 await platform.stop()

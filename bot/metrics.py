@@ -81,16 +81,19 @@ def rate_limited(platform: str, seconds: float) -> None:
 
 def timed(handle: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
     """`Host.handle`, timed: `gamehost_command_seconds` by platform and command word (the word as
-    the host knows it, else "other": what people type never becomes a label of its own)."""
+    the host knows it, else "other": what people type never becomes a label of its own), and a
+    line at DEBUG for each command (channel, user, word, milliseconds; not what they typed)."""
 
     @functools.wraps(handle)
     async def measured(host: Any, event: Any, *args: Any, **kwargs: Any) -> Any:
         started = time.perf_counter()
+        word = command_word(host, event)
         try:
             return await handle(host, event, *args, **kwargs)
         finally:
-            COMMAND_SECONDS.labels(event.channel.partition(":")[0], command_word(host, event)).observe(
-                time.perf_counter() - started)  # fmt: skip
+            took = time.perf_counter() - started
+            COMMAND_SECONDS.labels(event.channel.partition(":")[0], word).observe(took)
+            log.debug("%s: %s sent %s, answered in %.1f ms", event.channel, event.user.id, word, took * 1000)
 
     return measured
 

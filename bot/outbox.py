@@ -47,10 +47,12 @@ from bot.storage import Storage
 
 log = logging.getLogger(__name__)
 
-# publish(channel, reply, ids): show `reply` to everyone in `channel`. `ids` holds the platform's
-# ids of the messages of this reply it already made (a retry skips as many pieces); the
-# publisher appends each id as the platform answers. Raises when the platform refused.
-Publish = Callable[[str, Reply, list[str]], Awaitable[None]]
+# publish(channel, reply, ids, key): show `reply` to everyone in `channel`. `ids` holds the
+# platform's ids of the messages of this reply it already made (a retry skips as many pieces); the
+# publisher appends each id as the platform answers. `key` names this reply of this row, the same
+# on every try: a platform that can (Discord's message nonce) uses it so that a message it made
+# whose answer was lost is not made again. Raises when the platform refused.
+Publish = Callable[[str, Reply, list[str], str], Awaitable[None]]
 Regenerate = Callable[[Outgoing], Awaitable[list[Reply]]]
 Lock = Callable[[str], contextlib.AbstractAsyncContextManager[Any]]
 
@@ -173,7 +175,7 @@ class Outbox:
         sent: list[dict[str, Any]] = []
         settled = Settled.SENT
         try:
-            await self._publish(channel, replies, sent)
+            await self._publish(channel, replies, sent, last)
         except Undeliverable as error:
             log.error("%s refused the replies for good (%s); dropped", channel, error)
             settled = Settled.REFUSED
@@ -186,10 +188,10 @@ class Outbox:
         await self.store.outbox_done(keys)
         return settled
 
-    async def _publish(self, channel: str, replies: list[Reply], sent: list[dict[str, Any]],
-                       key: str | None = None) -> None:  # fmt: skip
+    async def _publish(self, channel: str, replies: list[Reply], sent: list[dict[str, Any]], key: str,
+                       progress: bool = False) -> None:  # fmt: skip
         """Each reply not sent yet; `sent` keeps, per reply, the message ids and whether it is done
-        (recorded in the row after each reply when `key` names one)."""
+        (recorded in the row `key` after each reply when `progress`: the row holds the replies)."""
         publish = self.publishers.get(channel.partition(":")[0])
         if publish is None:
             raise Undeliverable(f"no publisher for {channel} in this process")
@@ -198,9 +200,9 @@ class Outbox:
                 sent.append({"ids": [], "done": False})
             if sent[i]["done"]:
                 continue
-            await publish(channel, reply, sent[i]["ids"])
+            await publish(channel, reply, sent[i]["ids"], f"{key}/{i}")
             sent[i]["done"] = True
-            if key is not None and i < len(replies) - 1:
+            if progress and i < len(replies) - 1:
                 await self.store.outbox_progress(key, sent)
 
     # --- the deliverer ----------------------------------------------------------------------------
@@ -310,7 +312,7 @@ class Outbox:
             replies = decode(row.replies)
         sent: list[dict[str, Any]] = row.sent
         try:
-            await self._publish(row.channel, replies, sent, row.key)
+            await self._publish(row.channel, replies, sent, row.key, progress=True)
         except Undeliverable as error:
             log.error("%s refused outbox row %s for good (%s); dropped", row.channel, row.key, error)
         except Exception as error:

@@ -75,7 +75,7 @@ async def main(url: str, lease: float, stuck_ai: bool, publishing: str | None) -
 
     host.attach("console", deliver)
 
-    async def publish(channel: str, reply: Reply, ids: list[str]) -> None:
+    async def publish(channel: str, reply: Reply, ids: list[str], key: str) -> None:
         if publishing == "stuck":
             await asyncio.Event().wait()
         out({"published": channel, "text": reply.text})

@@ -5,7 +5,8 @@
 - normal: lookahead of three plies on distance to goal alone.
 - hard: iterative deepening (1, 3, 5, ... plies) within its budget of nodes, and an
   evaluation that also counts pieces left behind and pieces straying from the
-  straight line to the goal.
+  straight line to the goal. With two players it plans instead (below) until the
+  other is near home.
 
 A level is an amount of work, never of time: `Limit.work` is the number of search
 nodes a move may visit (every iteration of the deepening counted), so the same
@@ -21,6 +22,13 @@ players together, of which the worst for the AI is assumed (so the search
 deepens like a two-player one however many players there are). Once no
 other piece is left anywhere the AI's pieces still have to pass, the search
 looks at the AI's own moves only (deeper, and it finds the quickest way home).
+
+Hard with two players: a beam search over its own moves alone, as if the other
+stood still (`Plan`): 200 sets of its pieces kept a round, 10 rounds (at most about
+2,000 sets' moves generated, 6,000 nodes of work, well within the level's), the first
+move of the best way played, the plan made anew every move. It finds the ladders a
+search of both sides cannot see that far. Once the other is within PLAN_UNTIL steps of
+home the alpha-beta takes over, so as not to hand it a win.
 
 Wins are scored as WIN minus the ply at which they happen, so the AI takes the
 shortest way home; with two players a move that lets the other finish is a loss.
@@ -57,7 +65,7 @@ class Timeout(Exception):
 LEVELS = {
     "normal": {"depths": (1, 3), "solo": (1, 2, 3), "root": 24, "inner": 8, "leaf": 6, "positional": False},
     "hard": {"depths": (1, 3, 5, 7, 9), "solo": (1, 2, 3, 4, 5, 6), "root": 40, "inner": 10, "leaf": 8,
-             "positional": True},
+             "positional": True, "plan": (200, 10)},
 }
 # With three or more players a node costs about 1.7 times as much (the replies of every other
 # player are generated): the level's nodes are scaled by WORK, so a move takes about as long.
@@ -75,6 +83,11 @@ STRAGGLE, LAG, CENTRE = 1.5, 3.0, 0.25
 OTHER_FINISHES = 20.0
 # Moves searched at each node of the search over the AI's own moves alone.
 SOLO_WIDTH = 8
+# What generating and scoring one set's moves costs in the plan search (in nodes of the level's work).
+PLAN_COST = 3
+# With two players hard plans until the other's distance to goal is this low (then it searches
+# both sides, so as not to hand the other a win).
+PLAN_UNTIL = 12
 # Bonus per step of progress of the move played, and its growth per round without progress.
 URGE, URGE_PER_ROUND = 0.25, 0.5
 
@@ -457,6 +470,115 @@ class Solo(Search):
         return scored
 
 
+class _Found(Exception):
+    """A way home was found: its first move."""
+
+    def __init__(self, move: tuple[int, int]) -> None:
+        self.move = move
+
+
+class Plan:
+    """Beam search over the AI's own moves alone, as if the others stood still: each round
+    keeps the `width` best sets of the AI's pieces reached in as many moves (each set once;
+    best by distance, stragglers and straying, as the evaluation counts them), for `depth`
+    rounds or until a set fills the goal; the first move of the best way is played. The
+    board changes as the others move, so the plan is made anew every move. A set's moves
+    cost PLAN_COST nodes of the level's work."""
+
+    def __init__(self, pos: Position, me: int, settings: dict, work: int, deadline: float) -> None:
+        self.pos, self.me, self.work, self.deadline = pos, me, work, deadline
+        positional = settings.get("positional", True)
+        self.straggle = settings.get("straggle", STRAGGLE) if positional else 0.0
+        self.lag = settings.get("lag", LAG)
+        self.centre = settings.get("centre", CENTRE) if positional else 0.0
+        self.width, self.depth = settings["plan"]
+        self.nodes = 0
+
+    def run(self, urge: float) -> tuple[tuple[int, int], AIInfo]:
+        pos, me = self.pos, self.me
+        d, side, z = pos.dist[me], pos.side[me], ZOBRIST[me]
+        w, lag, c = self.straggle, self.lag, self.centre
+        count = len(pos.pieces[me])
+        mine = list(pos.pieces[me])
+        for h in mine:
+            pos.board[h] = 0
+        need = [h for h in pos.goal_holes[me] if not pos.board[h]]
+        wanted = [False] * B.SIZE
+        for h in need:
+            wanted[h] = True
+        key = 0
+        for h in mine:
+            key ^= z[h]
+        # beam entries: (pieces, distance sum, straying sum, pieces on wanted holes, key, first move)
+        beam = [(tuple(mine), pos.sum[me], sum(side[h] for h in mine), sum(wanted[h] for h in mine), key, None)]
+        seen = {key}
+        best_first = None
+        info = AIInfo(depth=0)
+        ply = 0
+        board = pos.board
+        try:
+            while beam and ply < self.depth:
+                ply += 1
+                children = []
+                for index, (pieces, total, stray, inside, key, first) in enumerate(beam):
+                    self.nodes += PLAN_COST
+                    if self.nodes > self.work:
+                        raise Timeout
+                    if not index & 15 and clock() > self.deadline:
+                        info["reason"] = "seconds"
+                        raise Timeout
+                    for h in pieces:
+                        board[h] = me + 1
+                    pos.pieces[me] = list(pieces)
+                    moves = pos.moves(me)
+                    for h in pieces:
+                        board[h] = 0
+                    dists = [d[h] for h in pieces]
+                    lagging: dict[int, float] = {}  # distance sum -> the stragglers' excess of these pieces
+                    for f, t in moves:
+                        ckey = key ^ z[f] ^ z[t]
+                        if ckey in seen:
+                            continue
+                        seen.add(ckey)
+                        df, dt = d[f], d[t]
+                        ctotal = total + dt - df
+                        if wanted[t] and inside - wanted[f] + 1 == len(need):
+                            info["depth"], info["reason"] = ply, "plan"
+                            raise _Found(first or (f, t))
+                        value = ctotal + c * (stray + side[t] - side[f])
+                        if w:
+                            limit = ctotal / count + lag
+                            excess = lagging.get(ctotal)
+                            if excess is None:
+                                excess = lagging[ctotal] = sum(x - limit for x in dists if x > limit)
+                            excess += (dt - limit if dt > limit else 0) - (df - limit if df > limit else 0)
+                            value += w * excess
+                        if first is None:
+                            value -= urge * (df - dt)
+                        children.append((value, ckey, index, f, t))
+                children.sort()
+                parents, beam = beam, []
+                for _, ckey, index, f, t in children[: self.width]:
+                    pieces, total, stray, inside, _, first = parents[index]
+                    beam.append((tuple(t if h == f else h for h in pieces), total + d[t] - d[f],
+                                 stray + side[t] - side[f], inside + wanted[t] - wanted[f], ckey, first or (f, t)))
+                if beam:
+                    best_first = beam[0][5]
+                    info["depth"] = ply
+        except _Found as found:
+            best_first = found.move
+        except Timeout:
+            pass
+        finally:
+            pos.pieces[me] = mine
+            for h in mine:
+                board[h] = me + 1
+        info["work"] = self.nodes
+        if best_first is None:
+            best_first = pos.ordered(me)[0]
+        return best_first, info
+
+
 # --- entry point ---------------------------------------------------------------------------------
 def choose(state: State, seat: int, level: str, limit: Limit, rng: random.Random) -> AIResult[Move]:
     """The move of `seat` (the seat to move) at `level`, by the shortest path to the hole it chose."""
@@ -479,7 +601,10 @@ def _choose(state: State, seat: int, level: str, limit: Limit, rng: random.Rando
         return (*moves[0], AIInfo(work=0, depth=0, reason="forced"))
     # The longer nobody has made progress, the more the AI prefers progress to waiting.
     urge = URGE + URGE_PER_ROUND * (state.idle // state.seats)
-    if apart(pos, seat, 1 if two else 3):
+    plan = settings.get("plan") if two else None
+    if plan and pos.sum[1 - seat] - B.FULL > PLAN_UNTIL:
+        best, info = Plan(pos, seat, settings, work, deadline).run(urge)
+    elif apart(pos, seat, 1 if two else 3):
         search = Solo(pos, seat, settings, work, deadline)
         best, info = _deepen(search, moves[: settings["root"]], settings["solo"], urge)
     else:

@@ -16,7 +16,10 @@ import pytest
 
 from bot import logs
 from bot.config import Settings
+from bot.i18n import Translator
 from bot.logs import MASK
+from bot.storage import open_storage
+from tests.conftest import ALICE, BOB, CAROL, Clock, close_table, open_table
 
 TELEGRAM = "7123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw1"  # the shape of a real one, not a real one
 DISCORD = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"
@@ -118,3 +121,43 @@ def test_the_settings_name_their_secrets_and_the_log_options_are_checked() -> No
         Settings(log_format="xml")
     with pytest.raises(ValueError, match="one of DEBUG"):
         Settings(log_level="LOUD")
+
+
+async def test_debug_is_the_bots_and_not_every_sql_statement(captured: io.StringIO, tmp_path) -> None:
+    """aiosqlite logs every statement with its parameters at DEBUG (a session's state, hidden
+    hands with it): at gamehost's DEBUG it says nothing below INFO, the bot's own lines stay."""
+    logs.setup("DEBUG", stream=captured)
+    store = await open_storage(str(tmp_path / "games.db"))  # the migrations: dozens of statements
+    try:
+        await store.schema_version()
+    finally:
+        await store.close()
+    logging.getLogger("gamehost").debug("a line of the bot's own")
+    assert "a line of the bot's own" in captured.getvalue()
+    assert "aiosqlite" not in captured.getvalue() and "PRAGMA" not in captured.getvalue()
+
+
+async def test_a_game_at_debug_tells_what_happened_and_not_the_hands(captured: io.StringIO, tmp_path) -> None:
+    """What an operator reads at DEBUG: the table opened, each command (who, which word, how long),
+    each save, the end and its results; never a hand, nor a session's state."""
+    logs.setup("DEBUG", stream=captured)
+    table = await open_table(tmp_path / "games.db", Clock())
+    try:
+        await table.say(ALICE, "/ddz start")
+        await table.say(BOB, "/join")
+        await table.say(CAROL, "/join")
+        session = await table.session()
+        game = table.host.games["doudizhu"]
+        state = game.from_json(session.state)
+        hands = [line for seat in range(3) for line in game.private_lines(state, seat, Translator())
+                 if line.startswith("hand:")]  # fmt: skip
+        await table.say(ALICE, "/hand")
+        await table.say(BOB, "/resign")
+    finally:
+        await close_table(table)
+    said = captured.getvalue()
+    assert f"session {session.id}: {ALICE.id} opened a doudizhu table in {table.channel}" in said
+    assert f"{table.channel}: {BOB.id} sent join, answered in" in said and f"{ALICE.id} sent hand" in said
+    assert f"session {session.id} (doudizhu in {table.channel}) ended: " in said and f"{BOB.id} loss" in said
+    assert len(hands) == 3 and not any(hand in said or hand[6:] in said for hand in hands)
+    assert '"hands"' not in said and "aiosqlite" not in said

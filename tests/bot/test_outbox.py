@@ -128,7 +128,7 @@ class Platform:
     shown: list[Reply] = field(default_factory=list)
     tries: int = 0
 
-    async def publish(self, channel: str, reply: Reply, ids: list[str]) -> None:
+    async def publish(self, channel: str, reply: Reply, ids: list[str], key: str) -> None:
         self.tries += 1
         if self.refusals > 0:
             self.refusals -= 1
@@ -210,11 +210,14 @@ async def test_a_retry_skips_the_replies_already_shown(platform: Platform, table
     outbox = table.host.outbox
     refused: list[Reply] = []
 
-    async def refuse_the_second_once(channel: str, reply: Reply, ids: list[str]) -> None:
+    keys: list[tuple[str, str]] = []
+
+    async def refuse_the_second_once(channel: str, reply: Reply, ids: list[str], key: str) -> None:
+        keys.append((reply.text, key))
         if reply.text == "two" and not refused:
             refused.append(reply)
             raise TimeoutError("no answer")
-        await platform.publish(channel, reply, ids)
+        await platform.publish(channel, reply, ids, key)
 
     outbox.publishers["console"] = refuse_the_second_once
     async with outbox.collect():
@@ -223,6 +226,9 @@ async def test_a_retry_skips_the_replies_already_shown(platform: Platform, table
         assert await outbox.settle("console:test", both) is Settled.SENT
     assert [r.text for r in platform.shown] == ["one"] and refused
     await tried_until_shown(table, platform, 2)
+    # Each reply has its own name, the same on every try (Discord's nonce: a lost answer is not made twice).
+    (_, one), (_, two), (_, again) = keys
+    assert [text for text, _ in keys] == ["one", "two", "two"] and two == again != one
     assert [r.text for r in platform.shown] == ["one", "two"]  # "one" not again
 
 

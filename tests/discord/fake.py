@@ -99,6 +99,7 @@ class Message:
     deleted: bool = False
     edits: int = 0
     created: float = field(default_factory=time.monotonic)
+    nonce: str | None = None
 
     @property
     def ephemeral(self) -> bool:
@@ -131,7 +132,7 @@ class Message:
             "id": str(self.id), "channel_id": str(self.channel_id), "author": BOT.user(), "content": self.content,
             "timestamp": "2024-01-01T00:00:00+00:00", "edited_timestamp": None, "tts": False,
             "mention_everyone": False, "mentions": [], "mention_roles": [], "embeds": [], "pinned": False,
-            "type": 0, "flags": self.flags, "components": self.components,
+            "type": 0, "flags": self.flags, "components": self.components, "nonce": self.nonce,
             "attachments": [{"id": str(self.id * 10 + i), "filename": name, "size": len(data),
                              "url": f"https://cdn.invalid/{self.id}/{name}", "proxy_url": f"https://cdn.invalid/{name}",
                              "content_type": "image/png"} for i, (name, data) in enumerate(self.files)],
@@ -184,6 +185,8 @@ class RateLimit:
 
 
 DROP = 0  # a Fault's status: the connection is dropped without an answer
+LOST = -1  # a Fault's status: the request is done (a message made), then the connection is dropped
+NONCE_WINDOW = 120.0  # seconds Discord remembers an enforced nonce ("the past few minutes")
 
 
 @dataclass
@@ -464,7 +467,8 @@ class FakeDiscord:
     def fail(self, method: str, path: str, count: int = 1, status: int = 503) -> Fault:
         """The next `count` requests matching `method` and the path pattern fail: with `status`
         (429: without the `Via` header, which discord.py takes for a Cloudflare ban and does not
-        retry; a 5xx), or with the connection dropped before any answer (`DROP`)."""
+        retry; a 5xx), or with the connection dropped before any answer (`DROP`), or done and
+        then dropped before its answer (`LOST`: the message is made, the bot never hears of it)."""
         fault = Fault(method, path, count, status)
         self.faults.append(fault)
         return fault
@@ -477,8 +481,10 @@ class FakeDiscord:
         if fault is not None:
             fault.count -= 1
             self.failed.append((request.method, path, fault.status))
+            if fault.status == LOST:
+                await self._bot_request(request, path)
             await self._changed_now()
-            if fault.status == DROP:
+            if fault.status in (DROP, LOST):
                 assert request.transport is not None
                 request.transport.abort()
                 return web.Response()
@@ -566,6 +572,8 @@ class FakeDiscord:
                 payload, files = await _read(request)
                 if problem := message_problem(payload, files, new=True):
                     return self._refuse(problem)
+                if (made := self._made(channel, payload)) is not None:
+                    return _json(made.payload())
                 message = self._store(channel, payload, files)
                 return _json(message.payload())
             message = self.messages.get(int(parts[3])) if len(parts) == 4 else None
@@ -656,6 +664,15 @@ class FakeDiscord:
         self.unknown.append(f"{method} {path}")
         return _error(404, 0, f"404: the stand-in does not know {method} {path}")
 
+    def _made(self, channel: int, payload: dict[str, Any]) -> Message | None:
+        """The message made in `channel` with the payload's nonce in the past few minutes, which
+        Discord answers with instead of making another when the nonce is enforced."""
+        nonce = payload.get("nonce")
+        if nonce is None or not payload.get("enforce_nonce"):
+            return None
+        return next((m for m in self.messages.values() if m.channel_id == channel and m.nonce == str(nonce)
+                     and time.monotonic() - m.created < NONCE_WINDOW), None)  # fmt: skip
+
     def _seen(self, message: Message, files: dict[str, tuple[str, bytes]]) -> None:
         self.uploads += files.values()
         for watch in self.watchers:  # a test looks at the world as the message arrives
@@ -694,6 +711,8 @@ def _edit(message: Message, payload: dict[str, Any], files: dict[str, tuple[str,
         message.allowed_mentions = payload["allowed_mentions"]
     if "flags" in payload and not edit:
         message.flags = payload["flags"] or 0
+    if "nonce" in payload and not edit:
+        message.nonce = str(payload["nonce"])
     if "attachments" in payload or files:
         # Kept: existing attachments listed by id; added: the uploaded files[n].
         kept_ids = {str(a.get("id")) for a in payload.get("attachments", [])}

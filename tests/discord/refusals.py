@@ -4,7 +4,7 @@
 interaction's response or follow-up, or an edit of one), or None. The documented limits
 (https://discord.com/developers/docs/resources/message, .../interactions/message-components):
 
-- content at most 2,000 characters; a new message must have content, embeds, components,
+- content at most 2,000 characters; a nonce at most 25 characters; a new message must have content, embeds, components,
   stickers, a poll or files ("Cannot send an empty message");
 - components: at most 5 action rows of at most 5 buttons; a button has a style 1-6, a label of
   at most 80 characters or an emoji, a custom_id of 1-100 characters (link buttons: a url and no
@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+NONCE_MAX = 25
 CONTENT_MAX, ROWS_MAX, ROW_BUTTONS_MAX, LABEL_MAX, CUSTOM_ID_MAX = 2000, 5, 5, 80, 100
 EMBEDS_MAX, EMBED_TOTAL_MAX, FIELDS_MAX = 10, 6000, 25
 ATTACHMENTS_MAX, UPLOAD_MAX = 10, 10 * 1024 * 1024
@@ -34,6 +35,8 @@ def message_problem(payload: dict[str, Any], files: dict[str, tuple[str, bytes]]
     content = payload.get("content")
     if content is not None and len(str(content)) > CONTENT_MAX:
         return f"content: Must be {CONTENT_MAX} or fewer in length."
+    if len(str(payload.get("nonce") or "")) > NONCE_MAX:
+        return f"nonce: Must be {NONCE_MAX} or fewer in length."
     for check in (_components, _embeds):
         if problem := check(payload):
             return problem

@@ -1,6 +1,8 @@
 """What the channel must see after a move reaches it when Discord refuses it at first (issue 19,
 item 11): a 429 without `Via` (discord.py takes it for a Cloudflare ban and does not retry), a
-503 (a 5xx it does not retry), a connection dropped before any answer. The move stands, its
+503 (a 5xx it does not retry), a connection dropped before any answer, or after Discord made
+the message (its answer lost: each try carries the same nonce, so Discord answers the next one
+with the message it made instead of making another). The move stands, its
 mover is not told "something went wrong", and the board is posted exactly once: later by the
 outbox's deliverer (on the host's clock, which the test moves), or by the next process."""
 
@@ -13,7 +15,7 @@ import pytest
 
 from tests.conftest import BOTH, Clock
 from tests.discord.conftest import Bot, board_saying, boards, first_channel, run, said_to, start_bot
-from tests.discord.fake import ALICE, BOB, DROP, FakeDiscord, Message
+from tests.discord.fake import ALICE, BOB, DROP, LOST, FakeDiscord, Message
 
 BACKENDS = BOTH
 POST = r"channels/\d+/messages"  # creating a message in a channel
@@ -44,9 +46,10 @@ async def emptied(bot: Bot) -> None:
 
 
 async def delivered(bot: Bot, clock: Clock, fake: FakeDiscord, channel: int, text: str) -> Message:
-    """Move the host's clock past each back-off and let the deliverer try, until the board is there."""
+    """Move the host's clock past each back-off and let the deliverer try, until the board is there
+    and the outbox knows it (a board made whose answer was lost is there before the outbox knows)."""
     async with asyncio.timeout(60):  # only turns a hang into a failure
-        while not showing(fake, channel, text):
+        while not showing(fake, channel, text) or await bot.host.outbox.backlog():
             due = bot.host.outbox.next_due
             if due is not None and due > clock():
                 clock.now = due  # the host's clock at the next try, not past it (nor the turn's time)
@@ -55,7 +58,7 @@ async def delivered(bot: Bot, clock: Clock, fake: FakeDiscord, channel: int, tex
     return await board_saying(fake, channel, text)
 
 
-@pytest.mark.parametrize("status", [429, 503, DROP], ids=["429-without-via", "503", "dropped"])
+@pytest.mark.parametrize("status", [429, 503, DROP, LOST], ids=["429-without-via", "503", "dropped", "made-unanswered"])
 @pytest.mark.parametrize("times", [1, 3])
 async def test_a_board_discord_refused_reaches_the_channel_once(fake: FakeDiscord, ticking: Bot, clock: Clock,
                                                                 status: int, times: int) -> None:  # fmt: skip

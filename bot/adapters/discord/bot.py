@@ -305,9 +305,9 @@ class DiscordBot:
         """A reply for everyone in the channel (a `Public`: never a Private one)."""
         await self.channels.post(channel, public)
 
-    async def publish(self, channel: str, reply: Reply, ids: list[str]) -> None:
+    async def publish(self, channel: str, reply: Reply, ids: list[str], key: str) -> None:
         """A reply for everyone in the channel, from the host's outbox (`Channels.publish`)."""
-        await self.channels.publish(channel, reply, ids)
+        await self.channels.publish(channel, reply, ids, key)
 
 
 class _Answer:

@@ -6,12 +6,17 @@ loses its picture and buttons, and older button messages lose their buttons; the
 messages are kept in the channel's settings (the host's notes), so this works after a restart
 and across processes. `publish` is the outbox's way in: it skips the messages an earlier try
 already made (their ids), records each new one's id as Discord answers, and raises when Discord
-refuses (`Undeliverable` when trying again would not change it).
+refuses (`Undeliverable` when trying again would not change it). Each message it makes carries a
+nonce drawn from the outbox's name for the reply and the piece's place, the same on every try,
+which Discord is asked to enforce: a message Discord made but whose answer was lost (a dropped
+connection, a timeout) is answered with, not made again, when the outbox tries again within
+Discord's few minutes.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from collections import defaultdict
 from typing import Any
 
@@ -30,6 +35,11 @@ def snowflake(user_id: str) -> int | None:
     return int(number) if platform == DISCORD and number.isdigit() else None
 
 
+def nonce(key: str, piece: int) -> str:
+    """The nonce of piece `piece` of the outbox's reply `key`: 24 hex digits (Discord takes 25)."""
+    return hashlib.blake2b(f"{key}#{piece}".encode(), digest_size=12).hexdigest()
+
+
 class Channels:
     def __init__(self, client: discord.Client, notes: Notes) -> None:
         self.client = client
@@ -41,17 +51,18 @@ class Channels:
         """A reply for everyone in the channel."""
         if public.reply.text or public.reply.image:
             async with self._posting[channel]:
-                await self._post(channel, public, [])
+                await self._post(channel, public, [], None)
 
-    async def publish(self, channel: str, reply: Reply, ids: list[str]) -> None:
+    async def publish(self, channel: str, reply: Reply, ids: list[str], key: str) -> None:
         """A reply for everyone in the channel, from the host's outbox: the messages in `ids` were
-        posted already (a retry skips them), each new one's id is added as Discord answers. Raises
-        when Discord refuses (`Undeliverable` when it will not change: no access, no channel)."""
+        posted already (a retry skips them), each new one's id is added as Discord answers; `key`
+        (the same on every try) gives the messages their nonces. Raises when Discord refuses
+        (`Undeliverable` when it will not change: no access, no channel)."""
         if not (reply.text or reply.image):
             return
         try:
             async with self._posting[channel]:
-                await self._post(channel, Public(reply), ids)
+                await self._post(channel, Public(reply), ids, key)
         except (discord.Forbidden, discord.NotFound) as error:
             raise Undeliverable(str(error)) from error
         except discord.HTTPException as error:
@@ -59,7 +70,8 @@ class Channels:
                 raise Undeliverable(str(error)) from error
             raise
 
-    async def _post(self, channel: str, public: Public, ids: list[str]) -> None:
+    async def _post(self, channel: str, public: Public, ids: list[str], key: str | None) -> None:
+        """`key`: the outbox's name for the reply, whence each message's nonce (None: none)."""
         reply = public.reply
         target = self.client.get_partial_messageable(int(channel.partition(":")[2]))
         pings = [uid for uid in map(snowflake, reply.mentions) if uid is not None]
@@ -71,9 +83,10 @@ class Channels:
         *before, last = chunks(text)
         for n, piece in enumerate(before):
             if n >= len(ids):  # not posted by an earlier try
-                ids.append(str((await target.send(piece, allowed_mentions=allowed)).id))
+                once = {} if key is None else {"nonce": nonce(key, n)}
+                ids.append(str((await target.send(piece, allowed_mentions=allowed, **once)).id))
         if len(ids) <= len(before):
-            extra: dict[str, Any] = {}
+            extra: dict[str, Any] = {} if key is None else {"nonce": nonce(key, len(before))}
             if files:
                 extra["files"] = files
             if reply.buttons:

@@ -354,9 +354,11 @@ class Telegram:
         await self.out.send(Origin(chat_id), replies)
         await self._typing_if_thinking(chat_id, replies)
 
-    async def publish(self, channel: str, reply: Reply, ids: list[str]) -> None:
+    async def publish(self, channel: str, reply: Reply, ids: list[str], key: str) -> None:
         """A reply for everyone in the chat, from the host's outbox (`Sender.publish`); raises when
-        Telegram refuses it (`Undeliverable` when that will not change: no access, a bad request)."""
+        Telegram refuses it (`Undeliverable` when that will not change: no access, a bad request).
+        `key` is not used: the Bot API has no nonce (a message made whose answer was lost is made
+        again when the outbox tries again)."""
         chat_id = int(channel.partition(":")[2])
         task = self._typing.pop(chat_id, None)
         if task is not None:
