@@ -429,12 +429,19 @@ def follow_scores(k: Knowledge) -> list[tuple[float, Play | None]]:
     enemy_min = enemy_min_cards(k)
     owner_is_enemy = owner != partner
     scored: list[tuple[float, Play | None]] = []
+    # An enemy with a card or two may go out on a single or a pair: answer it with what it cannot beat
+    # (or the highest we have), and as the farmer before the landlord, overtake a partner's play it can beat.
+    danger = previous.kind in (SINGLE, PAIR) and any(previous.size <= k.counts[e] <= 2 for e in k.enemies())
+    guard = (danger and not owner_is_enemy and _turn_after(k) == k.landlord
+             and k.counts[k.landlord] >= previous.size and can_be_beaten(k, previous))
     # Passing keeps the hand as it is; it costs more the nearer the player of the trick is to going out.
     pass_score = split.score
     if owner_is_enemy:
         pass_score -= max(0, 6 - k.counts[owner]) * 6.0
         if k.landlord == k.seat:
             pass_score -= 2.0
+    elif guard:
+        pass_score -= 20.0
     else:
         pass_score += 6.0
     scored.append((pass_score, None))
@@ -452,9 +459,12 @@ def follow_scores(k: Knowledge) -> list[tuple[float, Play | None]]:
             threat = enemy_min <= 4 or rest.hands <= 2
             if not threat:
                 score -= 25.0  # ...and is kept for when it matters
-        if not can_be_beaten(k, combo):
+        unbeatable = not can_be_beaten(k, combo)
+        if unbeatable:
             score += 4.0
-        if not owner_is_enemy:
+        if danger and combo.kind not in (BOMB, ROCKET):
+            score += 20.0 if unbeatable else 1.0 * combo.rank
+        if not owner_is_enemy and not guard:
             score -= 12.0 + 2.0 * previous.rank  # don't overtake a partner's play
         scored.append((score, play))
     scored.sort(key=lambda item: -item[0])

@@ -7,7 +7,7 @@ import random
 
 from engines.base import Limit
 from engines.doudizhu import DouDizhu, Move, State, ai
-from engines.doudizhu.cards import BLACK_JOKER, RED_JOKER, counts_of_cards, ranks_of_counts
+from engines.doudizhu.cards import BLACK_JOKER, RED_JOKER, TWO, counts_of_cards, ranks_of_counts
 from engines.doudizhu.plan import plan
 from engines.doudizhu.players import random_player, rule_player
 from engines.doudizhu.rules import classify
@@ -188,6 +188,16 @@ def test_lead_what_the_partner_can_beat() -> None:
     for level in ("normal", "hard"):
         move = think(state, 1, level, 1.0, random.Random(0))
         assert len(move.ranks) == 1, GAME.move_text(state, move)
+
+
+def test_farmer_before_the_landlord_overtakes_what_it_could_beat_to_go_out() -> None:
+    # The landlord (seat 0, next after farmer 2) has one card, a K; farmer 1's 9 leads the trick. Farmer 2
+    # puts its 2 on it (nobody can beat a 2 any more) rather than let its partner's 9 stand. 26 cards are
+    # left: normal's heuristics decide.
+    state = endgame_state(("5 K", "9 3 4 6 8 10 J Q 3 4 6 8 10", "3 3 4 4 5 5 6 6 7 7 7 2 2"),
+                          ((0, "5"), (1, "9")))
+    assert GAME.to_move(state) == 2 and sum(len(h) for h in state.hands) > 24
+    assert think(state, 2, "normal", 1.0, random.Random(0)).ranks == (TWO,)
 
 
 def test_plan_splits_into_legal_plays() -> None:
