@@ -76,7 +76,7 @@ MULTI_LEVELS = {
     "normal": {"depths": (1, 3), "solo": (1, 2, 3), "root": 20, "inner": 3, "leaf": 6, "positional": False,
                "work": 0.6},
     "hard": {"depths": (1, 3, 5, 7, 9), "solo": (1, 2, 3, 4, 5, 6), "root": 30, "inner": 4, "leaf": 8,
-             "positional": True, "work": 0.6, "race_from": 6},
+             "positional": True, "work": 0.6, "race_from": 6, "greedy_from": 6, "greedy": (1, 2, 3, 4, 5)},
 }
 # Evaluation: distance to goal, plus STRAGGLE per step a piece is more than LAG steps
 # behind the average of its side, plus CENTRE per hole a piece is off the straight line
@@ -428,6 +428,72 @@ class BestReply(Search):
         return scored
 
 
+# --- six seats: the others answer as greedy players -----------------------------------------------
+def longest(pos: Position, s: int) -> tuple[int, int] | None:
+    """The move of seat s that gains most toward its goal (among equals the rearmost piece, then
+    the first found): what a greedy player plays, without the dice."""
+    d = pos.dist[s]
+    best, move = -INF, None
+    for f, t in pos.moves(s):
+        code = (d[f] - d[t]) * 64 + d[f]
+        if code > best:
+            best, move = code, (f, t)
+    return move
+
+
+class GreedyReply(Search):
+    """Depth-first search over the AI's own moves (depth = own moves) in which, after each of
+    them, every other player still playing makes its longest move in turn (`longest`): the board
+    the AI's next move meets as most players (and the easy level) would leave it, rather than the
+    worst one reply of five rivals could make. A round's replies cost one node per player."""
+
+    def evaluate(self, s: int) -> float:
+        return -self.pos.cost(self.me, self.straggle, self.lag, self.centre)
+
+    def others(self) -> list[tuple[int, int, int]]:
+        """Play the others' longest moves in seat order after the AI; returns them to undo."""
+        pos, me, n = self.pos, self.me, self.pos.n
+        done = []
+        for k in range(1, n):
+            o = (me + k) % n
+            if o in pos.finished:
+                continue
+            self.nodes += 1
+            move = longest(pos, o)
+            if move is not None:
+                pos.do(o, *move)
+                done.append((o, *move))
+        return done
+
+    def own(self, depth: int, ply: int) -> float:
+        self.check_time()
+        pos, me = self.pos, self.me
+        best = -INF
+        for f, t in pos.ordered(me)[: self.s["leaf"] if depth == 1 else self.s["inner"] * 2]:
+            best = max(best, self.step(f, t, depth, ply))
+        return best if best > -INF else self.evaluate(me)
+
+    def step(self, f: int, t: int, depth: int, ply: int) -> float:
+        """The value of the AI's move f-t with `depth` own moves to go (this one included)."""
+        pos, me = self.pos, self.me
+        pos.do(me, f, t)
+        done = pos.finisher(me, t)
+        if done == me:
+            v = WIN - ply
+        elif depth == 1:
+            v = self.evaluate(me) - (OTHER_FINISHES if done >= 0 else 0)
+        else:
+            replies = self.others()
+            v = self.own(depth - 1, ply + 1)
+            for o, rf, rt in reversed(replies):
+                pos.undo(o, rf, rt)
+        pos.undo(me, f, t)
+        return v
+
+    def root(self, depth: int, moves: list[tuple[int, int]]) -> list[tuple[float, tuple[int, int]]]:
+        return [(self.step(f, t, depth, 0), (f, t)) for f, t in moves]
+
+
 # --- a race without contact: the AI's own moves only -------------------------------------------------
 def apart(pos: Position, me: int, margin: int) -> bool:
     """True when no other player's piece (finished players' excepted) is anywhere the AI's pieces
@@ -613,6 +679,9 @@ def _choose(state: State, seat: int, level: str, limit: Limit, rng: random.Rando
     elif apart(pos, seat, 1 if two else 3):
         search = Solo(pos, seat, settings, work, deadline)
         best, info = _deepen(search, moves[: settings["root"]], settings["solo"], urge)
+    elif state.seats >= settings.get("greedy_from", 99):
+        search = GreedyReply(pos, seat, settings, work, deadline)
+        best, info = _deepen(search, moves[: settings["root"]], settings["greedy"], urge)
     else:
         search = (Search if two else BestReply)(pos, seat, settings, work, deadline)
         best, info = _deepen(search, moves[: settings["root"]], settings["depths"], urge)

@@ -187,3 +187,24 @@ def test_a_standoff_in_the_middle_is_broken():
             state = check_ai_move(state, seat, level, rng, 0.5)
             plies += 1
         assert state.end == "goal", G.text(G.view(state, None), TR)
+
+
+def test_hard_at_six_seats_counts_on_the_others_longest_moves():
+    """One piece short of home (o11 for k15), no way in within two moves of its own: but seat 1's
+    longest move puts down the stone it needs. Hard at six seats expects the others to play their
+    longest moves, moves where that stone will serve, and finishes at its second move; the
+    best-reply search it used before, fearing the worst of twenty replies, did not."""
+    home = ("p14", "m15", "n14", "l16", "m17", "l14", "o15", "n16", "j14")
+    pieces = {label: 0 for label in (*home, "o11")}
+    others = ("q13 f10 n8 k13", "p12 g11 u9 o9", "h12 i13 o7 q5", "m11 m5 h6 n6", "r6 r12 j12 k7")
+    for seat, labels in enumerate(others, start=1):
+        pieces |= {label: seat for label in labels.split()}
+    state = G.with_board(G.new_state({}, 6, 0), pieces)
+    assert fewest_moves(state, 0, 2) is None  # the others standing still, two moves are not enough
+    rng = random.Random(0)
+    moves = 0
+    while 0 not in state.finished and moves < 2:
+        seat = G.to_move(state)
+        state = check_ai_move(state, seat, "hard" if seat == 0 else "easy", rng, 1.0)
+        moves += seat == 0
+    assert 0 in state.finished, G.text(G.view(state, None), TR)
