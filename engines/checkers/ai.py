@@ -19,12 +19,16 @@ searched at inner nodes), a transposition table (bounds and best move of each
 position). Three or more players: best-reply search: the AI's own moves
 alternate with one layer holding the most promising moves of all the other
 players together, of which the worst for the AI is assumed (so the search
-deepens like a two-player one however many players there are). Hard at six
-seats scores only its own distance there (a race: hindering the nearest of
-five rivals costs it tempo); otherwise the AI's distance counts against the
-nearest rival's. Once no
-other piece is left anywhere the AI's pieces still have to pass, the search
-looks at the AI's own moves only (deeper, and it finds the quickest way home).
+deepens like a two-player one however many players there are); the AI's
+distance counts against the nearest rival's. Once no other piece is left
+anywhere the AI's pieces still have to pass, the search looks at the AI's own
+moves only (deeper, and it finds the quickest way home).
+
+Hard at six seats (`GreedyReply`): a race, its own distance alone scored (hindering
+the nearest of five rivals costs it tempo), over its own moves (1 to 5 deep), and
+after each of them every other player plays its longest move (what a greedy player,
+the easy level, plays): the board its next move will meet, not the worst of twenty
+replies, so it counts on the stones the others will leave or bring.
 
 Hard with two players: a beam search over its own moves alone, as if the other
 stood still (`Plan`): 200 sets of its pieces kept a round, 10 rounds (at most about
@@ -76,7 +80,10 @@ MULTI_LEVELS = {
     "normal": {"depths": (1, 3), "solo": (1, 2, 3), "root": 20, "inner": 3, "leaf": 6, "positional": False,
                "work": 0.6},
     "hard": {"depths": (1, 3, 5, 7, 9), "solo": (1, 2, 3, 4, 5, 6), "root": 30, "inner": 4, "leaf": 8,
-             "positional": True, "work": 0.6, "race_from": 6, "greedy_from": 6, "greedy": (1, 2, 3, 4, 5)},
+             "positional": True, "work": 0.6,
+             # At six seats: the search in which the others play their longest moves (GreedyReply), 1 to 5
+             # own moves deep, 6 own moves at inner nodes, stragglers half as dear (tuned at six seats).
+             "six": {"greedy": (1, 2, 3, 4, 5), "work": 0.5, "inner": 3, "straggle": 0.75}},
 }
 # Evaluation: distance to goal, plus STRAGGLE per step a piece is more than LAG steps
 # behind the average of its side, plus CENTRE per hole a piece is off the straight line
@@ -356,12 +363,9 @@ def _deepen(
 # --- three or more players: best-reply search -----------------------------------------------------
 class BestReply(Search):
     def evaluate(self, s: int) -> float:
-        """From the side of the AI: its distance against that of its closest rival; hard at six seats
-        its own distance alone (the others' replies still get in its way)."""
+        """From the side of the AI: its distance against that of its closest rival."""
         pos, me = self.pos, self.me
         w, lag, c = self.straggle, self.lag, self.centre
-        if pos.n >= self.s.get("race_from", 99):
-            return -pos.cost(me, w, lag, c)
         rivals = [pos.cost(o, w, lag, c) for o in range(pos.n) if o != me and o not in pos.finished]
         return (min(rivals) if rivals else 0) - pos.cost(me, w, lag, c)
 
@@ -445,7 +449,7 @@ class GreedyReply(Search):
     """Depth-first search over the AI's own moves (depth = own moves) in which, after each of
     them, every other player still playing makes its longest move in turn (`longest`): the board
     the AI's next move meets as most players (and the easy level) would leave it, rather than the
-    worst one reply of five rivals could make. A round's replies cost one node per player."""
+    worst one reply of five rivals could make. A round of replies costs a node, as an own move does."""
 
     def evaluate(self, s: int) -> float:
         return -self.pos.cost(self.me, self.straggle, self.lag, self.centre)
@@ -453,12 +457,12 @@ class GreedyReply(Search):
     def others(self) -> list[tuple[int, int, int]]:
         """Play the others' longest moves in seat order after the AI; returns them to undo."""
         pos, me, n = self.pos, self.me, self.pos.n
+        self.check_time()
         done = []
         for k in range(1, n):
             o = (me + k) % n
             if o in pos.finished:
                 continue
-            self.nodes += 1
             move = longest(pos, o)
             if move is not None:
                 pos.do(o, *move)
@@ -667,6 +671,9 @@ def _choose(state: State, seat: int, level: str, limit: Limit, rng: random.Rando
         return (*greedy(pos, seat, rng), AIInfo(work=1, depth=1, reason="greedy"))
     two = state.seats == 2
     settings = (LEVELS if two else MULTI_LEVELS)[level]
+    six = state.seats == 6 and "six" in settings
+    if six:
+        settings = {**settings, **settings["six"]}
     work = max(1, round(limit.work * settings.get("work", 1.0)))
     moves = pos.ordered(seat)
     if len(moves) == 1:
@@ -679,7 +686,7 @@ def _choose(state: State, seat: int, level: str, limit: Limit, rng: random.Rando
     elif apart(pos, seat, 1 if two else 3):
         search = Solo(pos, seat, settings, work, deadline)
         best, info = _deepen(search, moves[: settings["root"]], settings["solo"], urge)
-    elif state.seats >= settings.get("greedy_from", 99):
+    elif six:
         search = GreedyReply(pos, seat, settings, work, deadline)
         best, info = _deepen(search, moves[: settings["root"]], settings["greedy"], urge)
     else:
