@@ -41,7 +41,8 @@ def ensure_venv() -> None:
 
 
 def main() -> None:
-    commands = {"run": [BIN / "gamehost"], "test": [BIN / "python", "-m", "pytest"]}
+    # the tests in two processes (pytest-xdist): the suite is mostly CPU; `-n 0` after it runs one
+    commands = {"run": [BIN / "gamehost"], "test": [BIN / "python", "-m", "pytest", "-n", "2"]}
     if len(sys.argv) < 2 or sys.argv[1] not in commands:
         sys.exit(__doc__)
     ensure_venv()

@@ -308,8 +308,10 @@ class Host:
             r.need(spec.status, spec.seat)
             return await spec.run(self.core, r)
         session = r.session
-        if session is not None and session.status == SessionStatus.PLAYING:
+        if session is not None and session.status.active:
             game = self.games[session.game]
+            if session.status == SessionStatus.LOBBY and (name in game.move_words or name in game.queries):
+                raise Refusal("host.not_started")  # its game's word, before the game
             if name in game.move_words:
                 r.need(SessionStatus.PLAYING, seat=True)
                 return await play.play(self.core, r, " ".join([game.move_words[name], *r.command.args]).strip())

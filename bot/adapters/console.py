@@ -9,6 +9,7 @@ channel's language: `--language`, or what `/lang` chose.
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import sys
 from collections.abc import AsyncIterator, Callable
@@ -124,4 +125,7 @@ class Console:
 
 def _print(text: str) -> None:
     end = "" if text.endswith("> ") else "\n"
-    print(text, end=end, flush=True)
+    try:
+        print(text, end=end, flush=True)
+    except BrokenPipeError:  # its reader left (`gamehost | head`): the games go on unseen, as Python's docs advise
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

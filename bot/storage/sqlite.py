@@ -90,6 +90,18 @@ class SQLiteTx(Tx):
             await self.db.execute("RELEASE undone_alone")
 
 
+async def _into_wal(db: aiosqlite.Connection, seconds: float) -> aiosqlite.Cursor:
+    """WAL mode, tried again while other processes open the new file (SQLite says "locked" at once)."""
+    deadline = asyncio.get_running_loop().time() + seconds
+    while True:
+        try:
+            return await db.execute("PRAGMA journal_mode=WAL")
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or asyncio.get_running_loop().time() > deadline:
+                raise
+            await asyncio.sleep(0.02)
+
+
 class SQLiteStorage(SQLOutbox):
     _now = NOW
 
@@ -121,7 +133,7 @@ class SQLiteStorage(SQLOutbox):
         try:
             db.row_factory = aiosqlite.Row
             await db.execute(f"PRAGMA busy_timeout={int(busy_ms)}")
-            await db.execute("PRAGMA journal_mode=WAL")
+            await _into_wal(db, busy_ms / 1000)
             # WAL + NORMAL: a commit survives the process being killed; FULL also a power cut.
             await db.execute(f"PRAGMA synchronous={synchronous}")
             await db.execute("PRAGMA foreign_keys=ON")
@@ -372,9 +384,8 @@ class SQLiteStorage(SQLOutbox):
             " AS name, SUM(result='win') AS wins, SUM(result='loss') AS losses, SUM(result='draw') AS draws,"
             f" COUNT(*) AS games FROM results {where} GROUP BY user_id"
             " ORDER BY wins DESC, CAST(wins AS REAL) / games DESC, games DESC, name LIMIT ?",
-            *params,
-            limit,
-        )
+            *params, limit,
+        )  # fmt: skip
 
     @_guarded
     async def setting(self, channel: str, key: str) -> str | None:
@@ -384,11 +395,8 @@ class SQLiteStorage(SQLOutbox):
     @_guarded
     async def set_setting(self, channel: str, key: str, value: str) -> None:
         async with self._between():
-            await self.db.execute(
-                "INSERT INTO channel_settings (channel, key, value) VALUES (?, ?, ?)"
-                " ON CONFLICT (channel, key) DO UPDATE SET value=excluded.value",
-                (channel, key, value),
-            )
+            await self.db.execute("INSERT INTO channel_settings (channel, key, value) VALUES (?, ?, ?) ON CONFLICT"
+                                  " (channel, key) DO UPDATE SET value=excluded.value", (channel, key, value))
 
     async def _rows(self, sql: str, *params: Any) -> list[dict[str, Any]]:
         async with self._between():

@@ -222,7 +222,7 @@ def _think(pos: Position, c: int, level: Level, s: Searcher, info: AIInfo) -> in
         return root[0]
     checking = bool(level.defend_vct or level.hold_vct)
     s.stop = min(s.limit, int(budget * level.share_pvs)) if checking else s.limit
-    best, value, depth = _deepen(pos, c, level, s, root, 1, info)
+    best, value, depth = _deepen(pos, c, level, s, root, 1, 0, info)
     info["score"] = value
     if checking and value < MATE:  # when lost, too: a move the opponent's VCT cannot see through may save it
         order = [best] + [q for q in root if q != best]
@@ -231,16 +231,17 @@ def _think(pos: Position, c: int, level: Level, s: Searcher, info: AIInfo) -> in
         else:
             best = _check_vct(pos, c, s, order, level)
         if level.resume and value >= -MATE and s.nodes < s.limit * (1 - 2 * level.resume):
-            best = _resume(pos, c, level, s, root, depth, best, info)
+            best = _resume(pos, c, level, s, root, depth, best, value, info)
     return best
 
 
-def _deepen(pos: Position, c: int, level: Level, s: Searcher, root: list[int], first: int,
+def _deepen(pos: Position, c: int, level: Level, s: Searcher, root: list[int], first: int, value: int,
             info: AIInfo) -> tuple[int, int, int]:
     """The PVS's iterations from depth `first` on `root` (sorted best first after each) until `s.stop`:
-    (best move, its value, the depth of the iteration the nodes ran out in, or the next one)."""
+    (best move, its value, the depth of the iteration the nodes ran out in, or the next one). `value`:
+    root[0]'s value from before, kept if no iteration finishes."""
     base = len(pos.moves)
-    best, value = root[0], info.get("score", 0)
+    best = root[0]
     depth = first
     for depth in range(first, level.max_depth + 1):
         scores: dict[int, int] = {}
@@ -267,13 +268,13 @@ def _deepen(pos: Position, c: int, level: Level, s: Searcher, root: list[int], f
 
 
 def _resume(pos: Position, c: int, level: Level, s: Searcher, root: list[int], depth: int, checked: int,
-            info: AIInfo) -> int:
+            value: int, info: AIInfo) -> int:
     """The nodes the VCT check of `checked` left: the PVS goes on from the iteration it stopped in (its
     table keeps what it had searched) until `level.resume` of the budget is left; a move it then
     prefers replaces `checked` only if a VCT check within those last nodes finishes and finds nothing."""
     s.stop = int(s.limit * (1 - level.resume))
     root.sort(key=lambda q: q != checked)
-    best, value, _ = _deepen(pos, c, level, s, root, depth, info)
+    best, value, _ = _deepen(pos, c, level, s, root, depth, value, info)
     if best == checked or value > MATE or value < -MATE:
         return checked
     o = 3 - c

@@ -93,6 +93,15 @@ async def test_board_record_and_replay_after_a_table_that_never_began(table: Tab
             assert "There is no game in this channel" in one_line(await table.say(BOB, look)), (closing, look)
 
 
+async def test_a_games_own_words_before_it_begins_say_it_has_not_begun(table: Table) -> None:
+    """At an open Dou Dizhu table, /bid and /play are its words, not another game's: "not started"
+    (before: "/bid does not apply to the game in this channel"). Another game's word still does not apply."""
+    await table.say(ALICE, "/ddz start")
+    for line in ("/bid 3", "/play 33", "/hand", "/pass"):
+        assert one_line(await table.say(ALICE, line)) == "The game has not started yet.", line
+    assert one_line(await table.say(ALICE, "/take 1 1")) == "/take does not apply to the game in this channel."
+
+
 # --- 3: names and echoes that would break pictures and messages ----------------------------------------
 async def test_hostile_names_are_cleaned_before_they_are_stored_or_drawn(table: Table) -> None:
     eve = User("console:eve", f"E{BREAKING}v{BIDI}e" + "x" * 500, "eve")

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
 import random
 import re
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -13,7 +16,9 @@ from PIL import Image
 import engines
 from bot.adapters.console import CHANNEL, Console
 from bot.host import Host
+from bot.storage import open_storage
 from tests.conftest import Clock, close_table, open_table
+from tests.running import ROOT, SLOW, environment
 from tests.setups import deal, secret_of, to_move
 
 
@@ -362,3 +367,29 @@ async def test_gomoku_swap2_in_chinese(tmp_path: Path) -> None:
     assert "bob 选择执黑：对方执白，现在落子。" in text and "alice，轮到你了（白棋）。" in text
     assert "alice 走了 h7。" in text and "bob，轮到你了（黑棋）。" in text
     assert "二次交换：第二位玩家执黑" in text
+
+
+async def test_a_reader_that_leaves_stops_no_game(tmp_path: Path) -> None:
+    """`gamehost | head -1`: what it prints has no reader after the first line. The lines typed after
+    are played and saved all the same, and gamehost ends at the end of its input, without a traceback
+    (before: BrokenPipeError at the next prompt, and nothing after it played)."""
+    read, write = os.pipe()
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot.main", stdin=asyncio.subprocess.PIPE, stdout=write,
+        stderr=asyncio.subprocess.PIPE, cwd=ROOT, env=environment(tmp_path),
+    )  # fmt: skip
+    os.close(write)
+    assert await asyncio.to_thread(os.read, read, 10)  # the welcome begins; then the reader leaves
+    os.close(read)
+    assert process.stdin is not None
+    process.stdin.write("\n".join(["/nim start 3 4 5", "/as bob", "/join", "/as alice", "1 3", "/as bob", "2 1"])
+                        .encode() + b"\n")  # fmt: skip
+    process.stdin.close()
+    _, errors = await asyncio.wait_for(process.communicate(), SLOW)
+    assert process.returncode == 0 and b"Traceback" not in errors, errors.decode()
+    store = await open_storage(str(tmp_path / "g.db"))
+    try:
+        session = await store.latest(CHANNEL)
+        assert session is not None and [m.move for m in await store.moves(session.id or 0)] == ["1 3", "2 1"]
+    finally:
+        await store.close()

@@ -200,6 +200,22 @@ def test_farmer_before_the_landlord_overtakes_what_it_could_beat_to_go_out() -> 
     assert think(state, 2, "normal", 1.0, random.Random(0)).ranks == (TWO,)
 
 
+def test_normal_plays_out_its_candidates_in_the_middle_game() -> None:
+    """The landlord (10 cards: 5, 8 to K, A A A, RJ) meets a farmer's 3 3 3 with 33 cards left in all. Its split
+    scores A A A + 5 as one hand, so the trio alone leaves the 5 behind and the heuristics pass (-8 against
+    -11). Nobody can beat A A A: it takes the lead, the straight follows, then the red joker and the 5. Normal
+    plays its candidates out in worlds of the unseen cards (from 34 cards left) and takes the trick."""
+    state = endgame_state(("4 5 8 9 10 J Q K A A A RJ", "3 3 3 4 4 5 6 7 7 8 10 10 J J Q",
+                           "9 9 J Q K K A 2 2 BJ 6"),
+                          ((0, "4"), (1, "6"), (2, "pass"), (0, "pass"), (1, "3 3 3"), (2, "pass")))
+    assert GAME.to_move(state) == 0 and 24 < sum(len(h) for h in state.hands) <= 34
+    k = ai.knowledge(GAME.view(state, 0))
+    assert ai.ranked_moves(k)[0][1] is None  # the heuristics alone pass
+    for seed in range(3):
+        move = think(state, 0, "normal", 1.0, random.Random(seed))
+        assert move.ranks == (11, 11, 11), GAME.move_text(state, move)
+
+
 def test_plan_splits_into_legal_plays() -> None:
     rng = random.Random(3)
     for _ in range(300):

@@ -40,6 +40,11 @@ def nonce(key: str, piece: int) -> str:
     return hashlib.blake2b(f"{key}#{piece}".encode(), digest_size=12).hexdigest()
 
 
+def nonced(key: str | None, piece: int) -> dict[str, Any]:
+    """`send`'s nonce argument for that piece; none without a key (a reply not from the outbox)."""
+    return {} if key is None else {"nonce": nonce(key, piece)}
+
+
 class Channels:
     def __init__(self, client: discord.Client, notes: Notes) -> None:
         self.client = client
@@ -83,10 +88,9 @@ class Channels:
         *before, last = chunks(text)
         for n, piece in enumerate(before):
             if n >= len(ids):  # not posted by an earlier try
-                once = {} if key is None else {"nonce": nonce(key, n)}
-                ids.append(str((await target.send(piece, allowed_mentions=allowed, **once)).id))
+                ids.append(str((await target.send(piece, allowed_mentions=allowed, **nonced(key, n))).id))
         if len(ids) <= len(before):
-            extra: dict[str, Any] = {} if key is None else {"nonce": nonce(key, len(before))}
+            extra = nonced(key, len(before))
             if files:
                 extra["files"] = files
             if reply.buttons:
