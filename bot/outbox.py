@@ -251,7 +251,10 @@ class Outbox:
         while not self._stopping:
             try:
                 await self.deliver_due()
-                soonest = await self.store.outbox_next(self.clock())  # what waits (in this process or not)
+                # what waits, in this process or not; a row due but not taken (a dead process's lease, which
+                # runs out on the database's clock) is looked at again in a third of a lease, not IDLE_WAIT
+                now = self.clock()
+                soonest = await self.store.outbox_next(now, now + self.lease / 3)
                 if soonest is not None:
                     self._due(soonest)
                 failures = 0

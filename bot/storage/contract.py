@@ -270,8 +270,9 @@ class Storage(Ratings):
         """Record what of `key`'s replies the platform took (per reply, its message ids)."""
 
     @abstractmethod
-    async def outbox_next(self, now: float) -> float | None:
-        """When the soonest row not due by `now` will be (None: none waits)."""
+    async def outbox_next(self, now: float, again: float) -> float | None:
+        """When the soonest row not due by `now` will be, a row due already (still leased by a process
+        that died, or being sent) counting as due at `again` (None: no row waits)."""
 
     @abstractmethod
     async def outbox_backlog(self) -> int:

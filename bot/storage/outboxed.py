@@ -72,9 +72,9 @@ class SQLOutbox(SQLRatings):
         async with self._writing() as tx:
             await tx.run("UPDATE outbox SET sent=? WHERE key=?", json.dumps(sent), key)
 
-    async def outbox_next(self, now: float) -> float | None:
+    async def outbox_next(self, now: float, again: float) -> float | None:
         async with self._reading() as tx:
-            rows = await tx.rows("SELECT MIN(due) AS due FROM outbox WHERE due > ?", now)
+            rows = await tx.rows("SELECT MIN(CASE WHEN due > ? THEN due ELSE ? END) AS due FROM outbox", now, again)
         return rows[0]["due"] if rows else None
 
     async def outbox_backlog(self) -> int:

@@ -279,6 +279,25 @@ async def test_a_row_of_a_process_that_died_is_sent_by_another(platform: Platfor
     await emptied(table)
 
 
+async def test_the_running_deliverer_sends_a_dead_processs_row_once_its_lease_runs_out(platform: Platform,
+                                                                                      table: Table) -> None:
+    """No command, no call: the deliverer's own loop finds the row leased by a dead process, and looks
+    again within a third of a lease, not after IDLE_WAIT (60 s) as before (it saw nothing due later)."""
+    await table.say(ALICE, "/nim start 3 4")
+    await table.say(BOB, "/join")
+    await emptied(table)
+    shown = len(platform.shown)
+    session = await table.store.active("console:test")
+    assert session is not None
+    await table.store.save(session, Change(notice=notice("dead", "console:test", owner="dead", lease=1.0)))
+    table.host.outbox.wake()  # it looks at once: the row is still leased
+    async with asyncio.timeout(30):  # only turns a hang into a failure: IDLE_WAIT is 60 s
+        while len(platform.shown) == shown:
+            await asyncio.sleep(0.05)
+    assert platform.shown[-1].board
+    await emptied(table)
+
+
 async def test_the_console_path_writes_no_row(database: Path | str, clock: Clock) -> None:
     console = await open_table(database, clock)
     try:
