@@ -218,12 +218,17 @@ EXACT, LOWER, UPPER = 0, 1, 2
 
 
 # --- easy ----------------------------------------------------------------------------------
+def reach(d: list[int], f: int, t: int) -> int:
+    """A greedy player's order of moves: farther toward the goal first; among equals, the rearmost piece."""
+    return (d[f] - d[t]) * 64 + d[f]
+
+
 def greedy(pos: Position, s: int, rng: random.Random) -> tuple[int, int]:
     """The move that goes farthest toward the goal; among equals, the rearmost piece; then at random."""
     d = pos.dist[s]
     moves = pos.moves(s)
-    best = max((d[f] - d[t]) * 64 + d[f] for f, t in moves)
-    return rng.choice([(f, t) for f, t in moves if (d[f] - d[t]) * 64 + d[f] == best])
+    best = max(reach(d, f, t) for f, t in moves)
+    return rng.choice([(f, t) for f, t in moves if reach(d, f, t) == best])
 
 
 # --- two players: alpha-beta ------------------------------------------------------------------
@@ -437,12 +442,7 @@ def longest(pos: Position, s: int) -> tuple[int, int] | None:
     """The move of seat s that gains most toward its goal (among equals the rearmost piece, then
     the first found): what a greedy player plays, without the dice."""
     d = pos.dist[s]
-    best, move = -INF, None
-    for f, t in pos.moves(s):
-        code = (d[f] - d[t]) * 64 + d[f]
-        if code > best:
-            best, move = code, (f, t)
-    return move
+    return max(pos.moves(s), key=lambda m: reach(d, *m), default=None)
 
 
 class GreedyReply(Search):
