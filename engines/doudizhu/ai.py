@@ -627,10 +627,23 @@ def endgame(k: Knowledge, rng: random.Random, max_cards: int, max_worlds: int, n
 # --- hard: sampling -------------------------------------------------------------------------
 
 
+def eager_follow(hand: Counts, split: Plan, trick: Combo, partner_owns: bool, danger: bool, total: int) -> Play | None:
+    """`fast_follow`, but an enemy's play is answered whenever the hand can without a bomb (the lowest answer,
+    the rocket not broken), as people (and the rule player) mostly do, not only from the split's groups."""
+    move = fast_follow(hand, split, trick, partner_owns, danger, total)
+    if move is not None or partner_owns or danger:
+        return move
+    options = [p for p in answers(hand, trick) if p.combo.kind not in (BOMB, ROCKET)]
+    if hand[BLACK_JOKER] and hand[RED_JOKER]:
+        options = [p for p in options if not (p.combo.kind == SINGLE and p.combo.rank >= BLACK_JOKER)]
+    return min(options, key=lambda p: p.combo.rank) if options else None
+
+
 def rollout(hands: list[Counts], landlord: int, turn: int, trick: tuple[Combo, int] | None,
-            splits: list[Plan | None]) -> tuple[int, int]:
+            splits: list[Plan | None], eager: bool = False) -> tuple[int, int]:
     """Play a world out with the fast policy for every seat; returns the seat that goes out first and
-    the number of moves played (the work)."""
+    the number of moves played (the work). `eager`: every seat follows with `eager_follow`."""
+    follow = eager_follow if eager else fast_follow
     hands = list(hands)
     sizes = [sum(h) for h in hands]
     farmers = [s for s in range(3) if s != landlord]
@@ -647,7 +660,7 @@ def rollout(hands: list[Counts], landlord: int, turn: int, trick: tuple[Combo, i
         else:
             partner_owns = partner is not None and trick[1] == partner
             danger = not partner_owns and sizes[trick[1]] <= 4
-            move = fast_follow(hand, split, trick[0], partner_owns, danger, sizes[turn])
+            move = follow(hand, split, trick[0], partner_owns, danger, sizes[turn])
         nxt = (turn + 1) % 3
         if move is None:
             assert trick is not None
@@ -669,7 +682,8 @@ def rollout(hands: list[Counts], landlord: int, turn: int, trick: tuple[Combo, i
     return landlord, 200  # not reached in practice
 
 
-def simulate(k: Knowledge, world: tuple[Counts, Counts, Counts], move: Play | None) -> tuple[bool, int]:
+def simulate(k: Knowledge, world: tuple[Counts, Counts, Counts], move: Play | None,
+             eager: bool = False) -> tuple[bool, int]:
     """Whether our side wins `world` after we make `move` and every seat then plays the fast policy,
     and the moves that took (at least 1)."""
     assert k.landlord is not None
@@ -684,7 +698,7 @@ def simulate(k: Knowledge, world: tuple[Counts, Counts, Counts], move: Play | No
         if not any(hands[k.seat]):
             return True, 1
         trick = (move.combo, k.seat)
-    out, steps = rollout(hands, k.landlord, nxt, trick, [None, None, None])
+    out, steps = rollout(hands, k.landlord, nxt, trick, [None, None, None], eager)
     return (out == k.landlord) == (k.seat == k.landlord), steps
 
 
@@ -710,6 +724,7 @@ class Search:
     race_lost: bool  # play out the candidates also when the endgame is lost in every world against best play
     min_worlds: int = 1  # the endgame's answer counts only if it solved this many worlds (or all there are)
     race_cards: int = 54  # playouts only with at most this many cards left in all
+    eager: bool = False  # the playouts' seats answer an enemy's play whenever they can without a bomb
 
 
 # How the levels search (their work is `Limit.work` of engines/doudizhu/game.py).
@@ -717,7 +732,7 @@ class Search:
 # cheaper), an endgame answer only from 4 solved worlds or more (or every world there is), and playouts also
 # where every world is lost against best play (people are not best play).
 HARD = Search(cards=24, worlds=40, world_nodes=40_000, share=0.4, candidates=6, margin=15.0, race_work=10**9,
-              race_lost=True, min_worlds=4)
+              race_lost=True, min_worlds=4, eager=True)
 # Normal: exact endgames from 24 cards left in all (14 -> 17 before: 0.731 -> 0.742 against the rule player over
 # 1,000 deals; 17 -> 24 with the inference from passes: 0.760 -> 0.792 over the first 200 of those deals, 10
 # deals better and none worse); from 34 cards left down to the endgames, playouts of its best candidates with at
@@ -755,14 +770,14 @@ def searched_play(k: Knowledge, rng: random.Random, budget: Budget, how: Search)
     if len(top) == 1:
         return top[0][1]
     racing = budget.part(min(1.0, how.race_work / max(1, budget.left)))
-    move = race(k, [move for _, move in top], rng, racing)
+    move = race(k, [move for _, move in top], rng, racing, eager=how.eager)
     budget.spend(racing.used)
     budget.ceiling_hit |= racing.ceiling_hit
     return move
 
 
 def race(k: Knowledge, moves: list[Play | None], rng: random.Random, budget: Budget,
-         batch: int = 12, most: int = 240) -> Play | None:
+         batch: int = 12, most: int = 240, eager: bool = False) -> Play | None:
     """Play every candidate out in the same sampled worlds; drop the ones clearly behind (paired
     comparison with the leader); stop when one is left, after `most` worlds or when the budget is
     spent (checked after each world, so every candidate has played the same worlds).
@@ -774,7 +789,7 @@ def race(k: Knowledge, moves: list[Play | None], rng: random.Random, budget: Bud
     while len(alive) > 1 and worlds < most and not budget.over():
         for world, weight in _worlds(k, batch, rng):
             for i in alive:
-                won, steps = simulate(k, world, moves[i])
+                won, steps = simulate(k, world, moves[i], eager)
                 results[i].append(weight if won else 0.0)
                 budget.spend(steps)
             worlds += 1
