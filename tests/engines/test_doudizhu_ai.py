@@ -386,3 +386,20 @@ def test_no_bomb_is_spent_early() -> None:
             for seed in range(3):
                 move = think(state, seat, level, 1.0, random.Random(seed))
                 assert move.ranks != (4, 4, 4, 4), level
+
+
+def test_hard_s_playouts_answer_an_enemy_whenever_they_can_without_a_bomb() -> None:
+    """In hard's playouts a seat answers an enemy's single with its lowest single even from a straight (the
+    fast policy plays only its split's groups, so it passes); never with a bomb or one joker of the rocket,
+    never over its partner. Normal's playouts keep the fast policy."""
+    straight = counts_of_cards(cards("3 4 5 6 7 K K", set()))
+    split = plan(straight)
+    ten = classify(counts_of_cards(cards("10", set())))
+    assert ten is not None
+    assert ai.fast_follow(straight, split, ten, False, False, 7) is None
+    move = ai.eager_follow(straight, split, ten, False, False, 7)
+    assert move is not None and ranks_of_counts(move.counts) == (10,)  # the lowest answer: a K of the pair
+    assert ai.eager_follow(straight, split, ten, True, False, 7) is None  # the partner's play
+    bomb_and_rocket = counts_of_cards(cards("3 4 5 6 7 9 9 9 9 BJ RJ", set()))
+    assert ai.eager_follow(bomb_and_rocket, plan(bomb_and_rocket), ten, False, False, 11) is None
+    assert ai.HARD.eager and not ai.NORMAL.eager
