@@ -1,7 +1,11 @@
 """The AI's board: stones plus incrementally kept line patterns, threat sets and a Zobrist hash.
 
-Everything the search asks per node is kept up to date by `make` / `unmake`
-instead of being recomputed:
+Everything the search asks per node is kept up to date by `make` instead of
+being recomputed, and `unmake` puts back what `make` saved (the keys and codes
+within four points of the stone as two list slices, the totals, and the
+threat-set changes, which it replays undone in their order so that the sets go
+through the same operations, and so iterate in the same order, as they did when
+`unmake` rescored the lines: the moves searched depend on that order):
 
 - `keys[p * 4 + d]`: the 16-bit neighbourhood key of point p along direction d
   (see patterns.py); placing a stone changes the keys of the (at most) 32
@@ -18,7 +22,7 @@ instead of being recomputed:
   or better (the VCT moves).
 - `cand`: the candidate moves, the empty points within two points of a stone
   (a square of 5x5). Kept as bit masks: `reach` (every point of the squares
-  around the stones; a stack of its past values for `unmake`) and `taken`; the
+  around the stones; its past value is in `unmake`'s stack) and `taken`; the
   set is built only when asked for (the PVS asks at a few nodes in ten, the
   threat searches never), so a move costs two integer operations here.
 """
@@ -72,6 +76,12 @@ class _Static:
                             self.update[c][p].append((q * 4 + d, q, c << shift))
                             self.downdate[c][p].append((q * 4 + d, q, -(c << shift)))
                         self.line[p].append(q)
+        # The index ranges [klo, khi) of `keys` and [clo, chi) of `code` that a stone on p can change.
+        self.span = [(0, 0, 0, 0)] * n
+        for p in geo.points:
+            qs = [qd // 4 for qd, _, _ in self.update[BLACK][p]]
+            qds = [qd for qd, _, _ in self.update[BLACK][p]]
+            self.span[p] = (min(qds), max(qds) + 1, min(qs + [p]), max(qs + [p]) + 1)
         # The 5x5 square around each point (without it), on the board, as a bit mask.
         self.square_mask = [0] * n
         for p in geo.points:
@@ -136,7 +146,7 @@ class Position:
                 code[p] = s
                 self.total[c] += VALUE[s]
         self.reach = 0  # bit q: q is within two points of a stone
-        self.reached: list[int] = []  # `reach` before each move
+        self.undo: list[tuple] = []  # per move: what `unmake` restores (see `make`)
         self.taken = 0  # bit q: a stone on q
         self.hash = 0
         self.moves: list[int] = []
@@ -145,53 +155,71 @@ class Position:
 
     # --- making and unmaking moves -----------------------------------------------------------
     def make(self, p: int, c: int) -> None:
+        st = self.st
         self.cells[p] = c
         self.moves.append(p)
-        self.hash ^= self.st.zobrist[c][p]
+        self.hash ^= st.zobrist[c][p]
+        # What `unmake` puts back: the keys and codes within four points of p (slices), the totals, and
+        # the threat-set changes, replayed backwards in their order so that the sets go through the
+        # same operations (and so iterate in the same order) as when they were recomputed.
+        klo, khi, clo, chi = st.span[p]
+        cb, cw = self.code[1], self.code[2]
+        total = self.total
+        ops: list = []
+        self.undo.append((self.keys[klo:khi], cb[clo:chi], cw[clo:chi], total[1], total[2], self.reach, ops))
         # p is taken: its own patterns stop counting until it is empty again (a point below an open
         # three is in neither threat set).
-        total = self.total
-        code = self.code[1][p]
+        code = cb[p]
         total[1] -= VALUE[code]
         if code >= BIT_F3:
             self.fours[1].discard(p)
             self.threes[1].discard(p)
-        code = self.code[2][p]
+        code = cw[p]
         total[2] -= VALUE[code]
         if code >= BIT_F3:
             self.fours[2].discard(p)
             self.threes[2].discard(p)
-        self._relines(self.st.update[c][p])
-        self.reached.append(self.reach)
-        self.reach |= self.st.square_mask[p]
+        self._relines(st.update[c][p], ops)
+        self.reach |= st.square_mask[p]
         self.taken |= 1 << p
 
     def unmake(self) -> None:
         p = self.moves.pop()
-        c = self.cells[p]
-        self.cells[p] = EMPTY
-        self.hash ^= self.st.zobrist[c][p]
-        self._relines(self.st.downdate[c][p])
-        # p is empty again: its own patterns are as they were when it was played.
+        st = self.st
+        cells = self.cells
+        self.hash ^= st.zobrist[cells[p]][p]
+        cells[p] = EMPTY
+        keys, cb, cw, total1, total2, self.reach, ops = self.undo.pop()
+        klo, khi, clo, chi = st.span[p]
+        self.keys[klo:khi] = keys
+        code = self.code
+        code[1][clo:chi] = cb
+        code[2][clo:chi] = cw
         total = self.total
-        code = self.code[1][p]
-        total[1] += VALUE[code]
-        if code >= BIT_F3:
+        total[1] = total1
+        total[2] = total2
+        for s, q, added in ops:
+            if added:
+                s.discard(q)
+            else:
+                s.add(q)
+        # p is empty again: its own patterns are as they were when it was played.
+        v = cb[p - clo]
+        if v >= BIT_F3:
             self.threes[1].add(p)
-            if code >= BIT_B4:
+            if v >= BIT_B4:
                 self.fours[1].add(p)
-        code = self.code[2][p]
-        total[2] += VALUE[code]
-        if code >= BIT_F3:
+        v = cw[p - clo]
+        if v >= BIT_F3:
             self.threes[2].add(p)
-            if code >= BIT_B4:
+            if v >= BIT_B4:
                 self.fours[2].add(p)
-        self.reach = self.reached.pop()
         self.taken ^= 1 << p
 
-    def _relines(self, update: list[tuple[int, int, int]]) -> None:
-        """Rescore the empty points on the lines through a point after a stone came or went (`update`: the
-        key changes it makes). The hottest loop of the search: both colours are written out, not looped over."""
+    def _relines(self, update: list[tuple[int, int, int]], ops: list) -> None:
+        """Rescore the empty points on the lines through a point after a stone came (`update`: the key
+        changes it makes); the threat-set changes are noted in `ops` as (set, point, added). The hottest
+        loop of the search: both colours are written out, not looped over."""
         cells = self.cells
         keys = self.keys
         tb, tw = self.table[1], self.table[2]
@@ -218,13 +246,17 @@ class Position:
                     if (nc >= b4) != (oc >= b4):
                         if nc >= b4:
                             fb.add(q)
+                            ops.append((fb, q, True))
                         else:
                             fb.discard(q)
+                            ops.append((fb, q, False))
                     if (nc >= f3) != (oc >= f3):
                         if nc >= f3:
                             hb.add(q)
+                            ops.append((hb, q, True))
                         else:
                             hb.discard(q)
+                            ops.append((hb, q, False))
             new = tw[key]
             old = tw[old_key]
             if new != old:
@@ -236,13 +268,17 @@ class Position:
                     if (nc >= b4) != (oc >= b4):
                         if nc >= b4:
                             fw.add(q)
+                            ops.append((fw, q, True))
                         else:
                             fw.discard(q)
+                            ops.append((fw, q, False))
                     if (nc >= f3) != (oc >= f3):
                         if nc >= f3:
                             hw.add(q)
+                            ops.append((hw, q, True))
                         else:
                             hw.discard(q)
+                            ops.append((hw, q, False))
         self.total[1], self.total[2] = sb, sw
 
     # --- questions the search asks ---------------------------------------------------------
