@@ -1,11 +1,12 @@
 """The AI's board: stones plus incrementally kept line patterns, threat sets and a Zobrist hash.
 
 Everything the search asks per node is kept up to date by `make` instead of
-being recomputed, and `unmake` puts back what `make` saved (the keys and codes
-within four points of the stone as two list slices, the totals, and the
-threat-set changes, which it replays undone in their order so that the sets go
-through the same operations, and so iterate in the same order, as they did when
-`unmake` rescored the lines: the moves searched depend on that order):
+being recomputed, and `unmake` puts back what `make` saved (the codes within
+four points of the stone as list slices, the totals, and the threat-set
+changes, which it replays undone in their order so that the sets go through the
+same operations, and so iterate in the same order, as they did when `unmake`
+rescored the lines: the moves searched depend on that order) and takes the
+stone's key changes back:
 
 - `keys[p * 4 + d]`: the 16-bit neighbourhood key of point p along direction d
   (see patterns.py); placing a stone changes the keys of the (at most) 32
@@ -76,12 +77,11 @@ class _Static:
                             self.update[c][p].append((q * 4 + d, q, c << shift))
                             self.downdate[c][p].append((q * 4 + d, q, -(c << shift)))
                         self.line[p].append(q)
-        # The index ranges [klo, khi) of `keys` and [clo, chi) of `code` that a stone on p can change.
-        self.span = [(0, 0, 0, 0)] * n
+        # The range [clo, chi) of `code` that a stone on p can change (p included).
+        self.span = [(0, 0)] * n
         for p in geo.points:
             qs = [qd // 4 for qd, _, _ in self.update[BLACK][p]]
-            qds = [qd for qd, _, _ in self.update[BLACK][p]]
-            self.span[p] = (min(qds), max(qds) + 1, min(qs + [p]), max(qs + [p]) + 1)
+            self.span[p] = (min(qs + [p]), max(qs + [p]) + 1)
         # The 5x5 square around each point (without it), on the board, as a bit mask.
         self.square_mask = [0] * n
         for p in geo.points:
@@ -159,14 +159,14 @@ class Position:
         self.cells[p] = c
         self.moves.append(p)
         self.hash ^= st.zobrist[c][p]
-        # What `unmake` puts back: the keys and codes within four points of p (slices), the totals, and
-        # the threat-set changes, replayed backwards in their order so that the sets go through the
-        # same operations (and so iterate in the same order) as when they were recomputed.
-        klo, khi, clo, chi = st.span[p]
+        # What `unmake` puts back: the codes within four points of p (slices), the totals, `reach`, and
+        # the threat-set changes (undone in their order: the sets go through the same operations, so
+        # iterate in the same order, as when unmake rescored the lines).
+        clo, chi = st.span[p]
         cb, cw = self.code[1], self.code[2]
         total = self.total
         ops: list = []
-        self.undo.append((self.keys[klo:khi], cb[clo:chi], cw[clo:chi], total[1], total[2], self.reach, ops))
+        self.undo.append((cb[clo:chi], cw[clo:chi], total[1], total[2], self.reach, ops))
         # p is taken: its own patterns stop counting until it is empty again (a point below an open
         # three is in neither threat set).
         code = cb[p]
@@ -187,11 +187,15 @@ class Position:
         p = self.moves.pop()
         st = self.st
         cells = self.cells
-        self.hash ^= st.zobrist[cells[p]][p]
+        c = cells[p]
+        self.hash ^= st.zobrist[c][p]
         cells[p] = EMPTY
-        keys, cb, cw, total1, total2, self.reach, ops = self.undo.pop()
-        klo, khi, clo, chi = st.span[p]
-        self.keys[klo:khi] = keys
+        cb, cw, total1, total2, self.reach, ops = self.undo.pop()
+        clo, chi = st.span[p]
+        keys = self.keys
+        for qd, q, delta in st.downdate[c][p]:
+            if not cells[q]:
+                keys[qd] += delta
         code = self.code
         code[1][clo:chi] = cb
         code[2][clo:chi] = cw
@@ -235,11 +239,10 @@ class Position:
             old_key = keys[qd]
             key = old_key + delta
             keys[qd] = key
-            new = tb[key]
-            old = tb[old_key]
-            if new != old:
+            d = tb[key] - tb[old_key]
+            if d:
                 oc = cb[q]
-                nc = oc + new - old
+                nc = oc + d
                 cb[q] = nc
                 sb += value[nc] - value[oc]
                 if nc >= f3 or oc >= f3:
@@ -257,11 +260,10 @@ class Position:
                         else:
                             hb.discard(q)
                             ops.append((hb, q, False))
-            new = tw[key]
-            old = tw[old_key]
-            if new != old:
+            d = tw[key] - tw[old_key]
+            if d:
                 oc = cw[q]
-                nc = oc + new - old
+                nc = oc + d
                 cw[q] = nc
                 sw += value[nc] - value[oc]
                 if nc >= f3 or oc >= f3:
