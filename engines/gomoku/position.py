@@ -155,8 +155,11 @@ class Position:
 
     # --- making and unmaking moves -----------------------------------------------------------
     def make(self, p: int, c: int) -> None:
+        """Place a stone of c on p and rescore the empty points on the lines through it (the hottest loop
+        of the search: both colours are written out, not looped over)."""
         st = self.st
-        self.cells[p] = c
+        cells = self.cells
+        cells[p] = c
         self.moves.append(p)
         self.hash ^= st.zobrist[c][p]
         # What `unmake` puts back: the codes within four points of p (slices), the totals, `reach`, and
@@ -165,75 +168,31 @@ class Position:
         clo, chi = st.span[p]
         cb, cw = self.code[1], self.code[2]
         total = self.total
+        sb, sw = total[1], total[2]
         ops: list = []
-        self.undo.append((cb[clo:chi], cw[clo:chi], total[1], total[2], self.reach, ops))
-        # p is taken: its own patterns stop counting until it is empty again (a point below an open
-        # three is in neither threat set).
-        code = cb[p]
-        total[1] -= VALUE[code]
-        if code >= BIT_F3:
-            self.fours[1].discard(p)
-            self.threes[1].discard(p)
-        code = cw[p]
-        total[2] -= VALUE[code]
-        if code >= BIT_F3:
-            self.fours[2].discard(p)
-            self.threes[2].discard(p)
-        self._relines(st.update[c][p], ops)
+        self.undo.append((cb[clo:chi], cw[clo:chi], sb, sw, self.reach, ops))
         self.reach |= st.square_mask[p]
         self.taken |= 1 << p
-
-    def unmake(self) -> None:
-        p = self.moves.pop()
-        st = self.st
-        cells = self.cells
-        c = cells[p]
-        self.hash ^= st.zobrist[c][p]
-        cells[p] = EMPTY
-        cb, cw, total1, total2, self.reach, ops = self.undo.pop()
-        clo, chi = st.span[p]
-        keys = self.keys
-        for qd, q, delta in st.downdate[c][p]:
-            if not cells[q]:
-                keys[qd] += delta
-        code = self.code
-        code[1][clo:chi] = cb
-        code[2][clo:chi] = cw
-        total = self.total
-        total[1] = total1
-        total[2] = total2
-        for s, q, added in ops:
-            if added:
-                s.discard(q)
-            else:
-                s.add(q)
-        # p is empty again: its own patterns are as they were when it was played.
-        v = cb[p - clo]
-        if v >= BIT_F3:
-            self.threes[1].add(p)
-            if v >= BIT_B4:
-                self.fours[1].add(p)
-        v = cw[p - clo]
-        if v >= BIT_F3:
-            self.threes[2].add(p)
-            if v >= BIT_B4:
-                self.fours[2].add(p)
-        self.taken ^= 1 << p
-
-    def _relines(self, update: list[tuple[int, int, int]], ops: list) -> None:
-        """Rescore the empty points on the lines through a point after a stone came (`update`: the key
-        changes it makes); the threat-set changes are noted in `ops` as (set, point, added). The hottest
-        loop of the search: both colours are written out, not looped over."""
-        cells = self.cells
-        keys = self.keys
-        tb, tw = self.table[1], self.table[2]
-        cb, cw = self.code[1], self.code[2]
         fb, fw = self.fours[1], self.fours[2]
         hb, hw = self.threes[1], self.threes[2]
         value = VALUE
         b4, f3 = BIT_B4, BIT_F3
-        sb, sw = self.total[1], self.total[2]
-        for qd, q, delta in update:
+        # p is taken: its own patterns stop counting until it is empty again (a point below an open
+        # three is in neither threat set).
+        code = cb[p]
+        sb -= value[code]
+        if code >= f3:
+            fb.discard(p)
+            hb.discard(p)
+        code = cw[p]
+        sw -= value[code]
+        if code >= f3:
+            fw.discard(p)
+            hw.discard(p)
+        keys = self.keys
+        table = self.table
+        tb, tw = table[1], table[2]
+        for qd, q, delta in st.update[c][p]:
             if cells[q]:
                 continue
             old_key = keys[qd]
@@ -281,7 +240,45 @@ class Position:
                         else:
                             hw.discard(q)
                             ops.append((hw, q, False))
-        self.total[1], self.total[2] = sb, sw
+        total[1] = sb
+        total[2] = sw
+
+    def unmake(self) -> None:
+        p = self.moves.pop()
+        st = self.st
+        cells = self.cells
+        c = cells[p]
+        self.hash ^= st.zobrist[c][p]
+        cells[p] = EMPTY
+        cb, cw, total1, total2, self.reach, ops = self.undo.pop()
+        clo, chi = st.span[p]
+        keys = self.keys
+        for qd, q, delta in st.downdate[c][p]:
+            if not cells[q]:
+                keys[qd] += delta
+        code = self.code
+        code[1][clo:chi] = cb
+        code[2][clo:chi] = cw
+        total = self.total
+        total[1] = total1
+        total[2] = total2
+        for s, q, added in ops:
+            if added:
+                s.discard(q)
+            else:
+                s.add(q)
+        # p is empty again: its own patterns are as they were when it was played.
+        v = cb[p - clo]
+        if v >= BIT_F3:
+            self.threes[1].add(p)
+            if v >= BIT_B4:
+                self.fours[1].add(p)
+        v = cw[p - clo]
+        if v >= BIT_F3:
+            self.threes[2].add(p)
+            if v >= BIT_B4:
+                self.fours[2].add(p)
+        self.taken ^= 1 << p
 
     # --- questions the search asks ---------------------------------------------------------
     @property
@@ -297,8 +294,11 @@ class Position:
 
     def fives(self, c: int) -> list[int]:
         """Empty points where c would make five now."""
+        fours = self.fours[c]
+        if not fours:
+            return []
         code = self.code[c]
-        return [q for q in self.fours[c] if code[q] >= BIT_F5]
+        return [q for q in fours if code[q] >= BIT_F5]
 
     def five_near(self, c: int, p: int) -> list[int]:
         """c's five points on the lines through p (after c played p: the points that complete its four)."""
