@@ -1,12 +1,11 @@
 """The AI's board: stones plus incrementally kept line patterns, threat sets and a Zobrist hash.
 
 Everything the search asks per node is kept up to date by `make` instead of
-being recomputed, and `unmake` puts back what `make` saved (the codes within
-four points of the stone as list slices, the totals, and the threat-set
-changes, which it replays undone in their order so that the sets go through the
-same operations, and so iterate in the same order, as they did when `unmake`
-rescored the lines: the moves searched depend on that order) and takes the
-stone's key changes back:
+being recomputed, and `unmake` puts back what `make` saved (the codes and keys
+on the four lines through the stone as list slices, the totals, and the
+threat-set changes, which it replays undone in their order so that the sets go
+through the same operations, and so iterate in the same order, as they did when
+`unmake` rescored the lines: the moves searched depend on that order):
 
 - `keys[p * 4 + d]`: the 16-bit neighbourhood key of point p along direction d
   (see patterns.py); placing a stone changes the keys of the (at most) 32
@@ -61,10 +60,9 @@ class _Static:
         for p in geo.points:
             on_board[p] = True
         # For each point p and colour c: (q * 4 + d, q, key delta) of every board point q within four
-        # steps of p along direction d; p sits at offset -k of q when q = p + k * step. `update` for a
-        # stone coming, `downdate` (the deltas negated) for it going.
+        # steps of p along direction d (p sits at offset -k of q when q = p + k * step): what a stone
+        # of c coming on p changes.
         self.update: list[list[list[tuple[int, int, int]]]] = [[[] for _ in range(n)] for _ in range(3)]
-        self.downdate: list[list[list[tuple[int, int, int]]]] = [[[] for _ in range(n)] for _ in range(3)]
         # The same points as (q, d) grouped by direction, for finding a four's five point.
         self.line: list[list[int]] = [[] for _ in range(n)]
         for p in geo.points:
@@ -75,13 +73,17 @@ class _Static:
                         shift = 2 * SLOT[-k]
                         for c in (BLACK, WHITE):
                             self.update[c][p].append((q * 4 + d, q, c << shift))
-                            self.downdate[c][p].append((q * 4 + d, q, -(c << shift)))
                         self.line[p].append(q)
-        # The range [clo, chi) of `code` that a stone on p can change (p included).
-        self.span = [(0, 0)] * n
+        # What a stone on p can change, as slices (`make` saves them, `unmake` puts them back): `code` at
+        # the nine points p + k * step (k = -4..4) of each direction, and `keys` of direction d at the
+        # nine points along d. Some of them are walls or taken points, whose entries do not change.
+        self.code_slices: list[tuple[slice, ...]] = [()] * n
+        self.key_slices: list[tuple[slice, ...]] = [()] * n
         for p in geo.points:
-            qs = [qd // 4 for qd, _, _ in self.update[BLACK][p]]
-            self.span[p] = (min(qs + [p]), max(qs + [p]) + 1)
+            self.code_slices[p] = tuple(slice(p - 4 * step, p + 4 * step + 1, step) for step in geo.dirs)
+            self.key_slices[p] = tuple(
+                slice((p - 4 * step) * 4 + d, (p + 4 * step) * 4 + d + 1, 4 * step) for d, step in enumerate(geo.dirs)
+            )
         # The 5x5 square around each point (without it), on the board, as a bit mask.
         self.square_mask = [0] * n
         for p in geo.points:
@@ -162,15 +164,18 @@ class Position:
         cells[p] = c
         self.moves.append(p)
         self.hash ^= st.zobrist[c][p]
-        # What `unmake` puts back: the codes within four points of p (slices), the totals, `reach`, and
-        # the threat-set changes (undone in their order: the sets go through the same operations, so
-        # iterate in the same order, as when unmake rescored the lines).
-        clo, chi = st.span[p]
+        # What `unmake` puts back: the codes and keys on the lines through p (slices), the totals,
+        # `reach`, and the threat-set changes (undone in their order: the sets go through the same
+        # operations, so iterate in the same order, as when unmake rescored the lines).
         cb, cw = self.code[1], self.code[2]
         total = self.total
         sb, sw = total[1], total[2]
         ops: list = []
-        self.undo.append((cb[clo:chi], cw[clo:chi], sb, sw, self.reach, ops))
+        keys = self.keys
+        c0, c1, c2, c3 = st.code_slices[p]
+        k0, k1, k2, k3 = st.key_slices[p]
+        self.undo.append((cb[c0], cb[c1], cb[c2], cb[c3], cw[c0], cw[c1], cw[c2], cw[c3],
+                          keys[k0], keys[k1], keys[k2], keys[k3], sb, sw, self.reach, ops))
         self.reach |= st.square_mask[p]
         self.taken |= 1 << p
         fb, fw = self.fours[1], self.fours[2]
@@ -189,7 +194,6 @@ class Position:
         if code >= f3:
             fw.discard(p)
             hw.discard(p)
-        keys = self.keys
         table = self.table
         tb, tw = table[1], table[2]
         for qd, q, delta in st.update[c][p]:
@@ -247,18 +251,29 @@ class Position:
         p = self.moves.pop()
         st = self.st
         cells = self.cells
-        c = cells[p]
-        self.hash ^= st.zobrist[c][p]
+        self.hash ^= st.zobrist[cells[p]][p]
         cells[p] = EMPTY
-        cb, cw, total1, total2, self.reach, ops = self.undo.pop()
-        clo, chi = st.span[p]
+        b0, b1, b2, b3, w0, w1, w2, w3, key0, key1, key2, key3, total1, total2, self.reach, ops = self.undo.pop()
+        # every move made after p's is unmade: putting back the lines through p as they were before it
+        # undoes exactly what p's `make` changed
         keys = self.keys
-        for qd, q, delta in st.downdate[c][p]:
-            if not cells[q]:
-                keys[qd] += delta
+        k0, k1, k2, k3 = st.key_slices[p]
+        keys[k0] = key0
+        keys[k1] = key1
+        keys[k2] = key2
+        keys[k3] = key3
+        c0, c1, c2, c3 = st.code_slices[p]
         code = self.code
-        code[1][clo:chi] = cb
-        code[2][clo:chi] = cw
+        cb = code[1]
+        cb[c0] = b0
+        cb[c1] = b1
+        cb[c2] = b2
+        cb[c3] = b3
+        cw = code[2]
+        cw[c0] = w0
+        cw[c1] = w1
+        cw[c2] = w2
+        cw[c3] = w3
         total = self.total
         total[1] = total1
         total[2] = total2
@@ -267,13 +282,13 @@ class Position:
                 s.discard(q)
             else:
                 s.add(q)
-        # p is empty again: its own patterns are as they were when it was played.
-        v = cb[p - clo]
+        # p is empty again: its own patterns are as they were when it was played (b0[4], w0[4]: at p).
+        v = b0[4]
         if v >= BIT_F3:
             self.threes[1].add(p)
             if v >= BIT_B4:
                 self.fours[1].add(p)
-        v = cw[p - clo]
+        v = w0[4]
         if v >= BIT_F3:
             self.threes[2].add(p)
             if v >= BIT_B4:
