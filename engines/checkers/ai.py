@@ -486,6 +486,10 @@ class GreedyReply(Search):
             v = WIN - ply
         elif depth == 1:
             v = self.evaluate(me) - (OTHER_FINISHES if done >= 0 else 0)
+            tempo = self.s.get("tempo", 0)
+            if tempo:
+                d = pos.dist[me]
+                v += tempo * max((d[a] - d[b] for a, b in pos.moves(me)), default=0)
         else:
             replies = self.others()
             v = self.own(depth - 1, ply + 1)
@@ -496,6 +500,97 @@ class GreedyReply(Search):
 
     def root(self, depth: int, moves: list[tuple[int, int]]) -> list[tuple[float, tuple[int, int]]]:
         return [(self.step(f, t, depth, 0), (f, t)) for f, t in moves]
+
+
+class GreedyBeam:
+    """Beam search over the AI's own moves in which, after each of them, every other player
+    still playing makes its longest move (as in GreedyReply): each round keeps the `width`
+    best boards reached (by the AI's cost after its move, before the replies), for `depth`
+    rounds or until a move fills the goal; the first move of the best way is played."""
+
+    def __init__(self, pos: Position, me: int, settings: dict, work: int, deadline: float) -> None:
+        self.pos, self.me, self.work, self.deadline = pos, me, work, deadline
+        self.straggle = settings.get("straggle", STRAGGLE)
+        self.lag = settings.get("lag", LAG)
+        self.centre = settings.get("centre", CENTRE)
+        self.width, self.depth = settings["beam"]
+        self.nodes = 0
+
+    def tick(self) -> None:
+        self.nodes += 1
+        if self.nodes > self.work:
+            raise Timeout
+        if not self.nodes & 63 and clock() > self.deadline:
+            raise Timeout
+
+    def run(self, urge: float) -> tuple[tuple[int, int], AIInfo]:
+        pos, me, n = self.pos, self.me, self.pos.n
+        d = pos.dist[me]
+        w, lag, c = self.straggle, self.lag, self.centre
+        info = AIInfo(depth=0)
+        # beam entries: the moves from the root (seat, start, destination), the AI's first move
+        beam: list[tuple[list[tuple[int, int, int]], tuple[int, int] | None]] = [([], None)]
+        seen: set[int] = set()
+        best_first = None
+        try:
+            for ply in range(1, self.depth + 1):
+                children = []
+                for index, (line, first) in enumerate(beam):
+                    for o, f, t in line:
+                        pos.do(o, f, t)
+                    try:
+                        self.tick()
+                        for f, t in pos.moves(me):
+                            pos.do(me, f, t)
+                            key = pos.hash
+                            if key not in seen:
+                                seen.add(key)
+                                if pos.filled(me):
+                                    pos.undo(me, f, t)
+                                    info["depth"], info["reason"] = ply, "plan"
+                                    raise _Found(first or (f, t))
+                                value = pos.cost(me, w, lag, c)
+                                if first is None:
+                                    value -= urge * (d[f] - d[t])
+                                children.append((value, index, f, t))
+                            pos.undo(me, f, t)
+                    finally:
+                        for o, f, t in reversed(line):
+                            pos.undo(o, f, t)
+                children.sort()
+                parents, beam = beam, []
+                for _, index, f, t in children[: self.width]:
+                    line, first = parents[index]
+                    line = [*line, (me, f, t)]
+                    if ply < self.depth:
+                        self.tick()
+                        for o, rf, rt in line:
+                            pos.do(o, rf, rt)
+                        replies = []
+                        for k in range(1, n):
+                            o = (me + k) % n
+                            if o not in pos.finished:
+                                move = longest(pos, o)
+                                if move is not None:
+                                    pos.do(o, *move)
+                                    replies.append((o, *move))
+                        for o, rf, rt in reversed(replies):
+                            pos.undo(o, rf, rt)
+                        for o, rf, rt in reversed(line):
+                            pos.undo(o, rf, rt)
+                        line += replies
+                    beam.append((line, first or (f, t)))
+                if beam:
+                    best_first = beam[0][1]
+                    info["depth"] = ply
+        except _Found as found:
+            best_first = found.move
+        except Timeout:
+            pass
+        info["work"] = self.nodes
+        if best_first is None:
+            best_first = pos.ordered(me)[0]
+        return best_first, info
 
 
 # --- a race without contact: the AI's own moves only -------------------------------------------------
@@ -679,13 +774,17 @@ def _choose(state: State, seat: int, level: str, limit: Limit, rng: random.Rando
     if len(moves) == 1:
         return (*moves[0], AIInfo(work=0, depth=0, reason="forced"))
     # The longer nobody has made progress, the more the AI prefers progress to waiting.
-    urge = URGE + URGE_PER_ROUND * (state.idle // state.seats)
+    urge = settings.get("urge", URGE) + URGE_PER_ROUND * (state.idle // state.seats)
     plan = settings.get("plan") if two else None
     if plan and pos.sum[1 - seat] - B.FULL > PLAN_UNTIL:
         best, info = Plan(pos, seat, settings, work, deadline).run(urge)
+    elif six and state.turns[seat] < settings.get("open", 0):
+        best, info = Plan(pos, seat, {**settings, "plan": settings["open_plan"]}, work, deadline).run(urge)
     elif apart(pos, seat, 1 if two else 3):
         search = Solo(pos, seat, settings, work, deadline)
         best, info = _deepen(search, moves[: settings["root"]], settings["solo"], urge)
+    elif six and settings.get("beam"):
+        best, info = GreedyBeam(pos, seat, settings, work, deadline).run(urge)
     elif six:
         search = GreedyReply(pos, seat, settings, work, deadline)
         best, info = _deepen(search, moves[: settings["root"]], settings["greedy"], urge)
