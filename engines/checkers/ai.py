@@ -83,7 +83,7 @@ MULTI_LEVELS = {
              "positional": True, "work": 0.6,
              # At six seats: the search in which the others play their longest moves (GreedyReply), 1 to 5
              # own moves deep, 6 own moves at inner nodes, stragglers half as dear (tuned at six seats).
-             "six": {"greedy": (1, 2, 3, 4, 5), "work": 0.5, "inner": 3, "straggle": 0.75}},
+             "six": {"greedy": (1, 2, 3, 4, 5), "work": 0.5, "inner": 3, "straggle": 0.75, "beam": (80, 8)}},
 }
 # Evaluation: distance to goal, plus STRAGGLE per step a piece is more than LAG steps
 # behind the average of its side, plus CENTRE per hole a piece is off the straight line
