@@ -158,9 +158,7 @@ class Host:
         """Whether `word` is a command word of the host or of any game."""
         word = clean.text(word).lower()
         word = table.COMMAND_WORDS.get(word, word)
-        return table.known(word, self.words) or any(
-            word in g.move_words or word in g.queries for g in self.games.values()
-        )
+        return table.known(word, self.words) or any(_its_word(g, word) for g in self.games.values())
 
     def command_name(self, word: str) -> str | None:
         """The command `word` names as the table spells it (认输 -> resign), None if none."""
@@ -310,14 +308,14 @@ class Host:
         session = r.session
         if session is not None and session.status.active:
             game = self.games[session.game]
-            if session.status == SessionStatus.LOBBY and (name in game.move_words or name in game.queries):
+            if session.status == SessionStatus.LOBBY and _its_word(game, name):
                 raise Refusal("host.not_started")  # its game's word, before the game
             if name in game.move_words:
                 r.need(SessionStatus.PLAYING, seat=True)
                 return await play.play(self.core, r, " ".join([game.move_words[name], *r.command.args]).strip())
             if name in game.queries:
                 return await info.query(self.core, r, name)
-        if any(name in g.move_words or name in g.queries for g in self.games.values()):
+        if any(_its_word(g, name) for g in self.games.values()):
             raise Refusal("host.no_game" if session is None else "host.not_now", command=r.command.word)
         raise Refusal("host.unknown_command", command=r.command.word)
 
@@ -369,6 +367,11 @@ async def _respond(respond: Respond | None, replies: list[Reply]) -> list[Reply]
     if respond is not None:
         await respond(replies)
     return replies
+
+
+def _its_word(game: engines.Game, word: str) -> bool:
+    """Whether `word` is one of `game`'s own words: a move word (`take`) or a query (`moves`)."""
+    return word in game.move_words or word in game.queries
 
 
 def _read_button(button_id: str) -> tuple[int, str, str] | None:

@@ -1,7 +1,11 @@
 """The AI's board: stones plus incrementally kept line patterns, threat sets and a Zobrist hash.
 
-Everything the search asks per node is kept up to date by `make` / `unmake`
-instead of being recomputed:
+Everything the search asks per node is kept up to date by `make` instead of
+being recomputed, and `unmake` puts back what `make` saved (the codes and keys
+on the four lines through the stone as list slices, the totals, and the
+threat-set changes, which it replays undone in their order so that the sets go
+through the same operations, and so iterate in the same order, as they did when
+`unmake` rescored the lines: the moves searched depend on that order):
 
 - `keys[p * 4 + d]`: the 16-bit neighbourhood key of point p along direction d
   (see patterns.py); placing a stone changes the keys of the (at most) 32
@@ -18,7 +22,7 @@ instead of being recomputed:
   or better (the VCT moves).
 - `cand`: the candidate moves, the empty points within two points of a stone
   (a square of 5x5). Kept as bit masks: `reach` (every point of the squares
-  around the stones; a stack of its past values for `unmake`) and `taken`; the
+  around the stones; its past value is in `unmake`'s stack) and `taken`; the
   set is built only when asked for (the PVS asks at a few nodes in ten, the
   threat searches never), so a move costs two integer operations here.
 """
@@ -56,10 +60,9 @@ class _Static:
         for p in geo.points:
             on_board[p] = True
         # For each point p and colour c: (q * 4 + d, q, key delta) of every board point q within four
-        # steps of p along direction d; p sits at offset -k of q when q = p + k * step. `update` for a
-        # stone coming, `downdate` (the deltas negated) for it going.
+        # steps of p along direction d (p sits at offset -k of q when q = p + k * step): what a stone
+        # of c coming on p changes.
         self.update: list[list[list[tuple[int, int, int]]]] = [[[] for _ in range(n)] for _ in range(3)]
-        self.downdate: list[list[list[tuple[int, int, int]]]] = [[[] for _ in range(n)] for _ in range(3)]
         # The same points as (q, d) grouped by direction, for finding a four's five point.
         self.line: list[list[int]] = [[] for _ in range(n)]
         for p in geo.points:
@@ -70,8 +73,17 @@ class _Static:
                         shift = 2 * SLOT[-k]
                         for c in (BLACK, WHITE):
                             self.update[c][p].append((q * 4 + d, q, c << shift))
-                            self.downdate[c][p].append((q * 4 + d, q, -(c << shift)))
                         self.line[p].append(q)
+        # What a stone on p can change, as slices (`make` saves them, `unmake` puts them back): `code` at
+        # the nine points p + k * step (k = -4..4) of each direction, and `keys` of direction d at the
+        # nine points along d. Some of them are walls or taken points, whose entries do not change.
+        self.code_slices: list[tuple[slice, ...]] = [()] * n
+        self.key_slices: list[tuple[slice, ...]] = [()] * n
+        for p in geo.points:
+            self.code_slices[p] = tuple(slice(p - 4 * step, p + 4 * step + 1, step) for step in geo.dirs)
+            self.key_slices[p] = tuple(
+                slice((p - 4 * step) * 4 + d, (p + 4 * step) * 4 + d + 1, 4 * step) for d, step in enumerate(geo.dirs)
+            )
         # The 5x5 square around each point (without it), on the board, as a bit mask.
         self.square_mask = [0] * n
         for p in geo.points:
@@ -136,7 +148,7 @@ class Position:
                 code[p] = s
                 self.total[c] += VALUE[s]
         self.reach = 0  # bit q: q is within two points of a stone
-        self.reached: list[int] = []  # `reach` before each move
+        self.undo: list[tuple] = []  # per move: what `unmake` restores (see `make`)
         self.taken = 0  # bit q: a stone on q
         self.hash = 0
         self.moves: list[int] = []
@@ -145,105 +157,143 @@ class Position:
 
     # --- making and unmaking moves -----------------------------------------------------------
     def make(self, p: int, c: int) -> None:
-        self.cells[p] = c
-        self.moves.append(p)
-        self.hash ^= self.st.zobrist[c][p]
-        # p is taken: its own patterns stop counting until it is empty again (a point below an open
-        # three is in neither threat set).
-        total = self.total
-        code = self.code[1][p]
-        total[1] -= VALUE[code]
-        if code >= BIT_F3:
-            self.fours[1].discard(p)
-            self.threes[1].discard(p)
-        code = self.code[2][p]
-        total[2] -= VALUE[code]
-        if code >= BIT_F3:
-            self.fours[2].discard(p)
-            self.threes[2].discard(p)
-        self._relines(self.st.update[c][p])
-        self.reached.append(self.reach)
-        self.reach |= self.st.square_mask[p]
-        self.taken |= 1 << p
-
-    def unmake(self) -> None:
-        p = self.moves.pop()
-        c = self.cells[p]
-        self.cells[p] = EMPTY
-        self.hash ^= self.st.zobrist[c][p]
-        self._relines(self.st.downdate[c][p])
-        # p is empty again: its own patterns are as they were when it was played.
-        total = self.total
-        code = self.code[1][p]
-        total[1] += VALUE[code]
-        if code >= BIT_F3:
-            self.threes[1].add(p)
-            if code >= BIT_B4:
-                self.fours[1].add(p)
-        code = self.code[2][p]
-        total[2] += VALUE[code]
-        if code >= BIT_F3:
-            self.threes[2].add(p)
-            if code >= BIT_B4:
-                self.fours[2].add(p)
-        self.reach = self.reached.pop()
-        self.taken ^= 1 << p
-
-    def _relines(self, update: list[tuple[int, int, int]]) -> None:
-        """Rescore the empty points on the lines through a point after a stone came or went (`update`: the
-        key changes it makes). The hottest loop of the search: both colours are written out, not looped over."""
+        """Place a stone of c on p and rescore the empty points on the lines through it (the hottest loop
+        of the search: both colours are written out, not looped over)."""
+        st = self.st
         cells = self.cells
-        keys = self.keys
-        tb, tw = self.table[1], self.table[2]
+        cells[p] = c
+        self.moves.append(p)
+        self.hash ^= st.zobrist[c][p]
+        # What `unmake` puts back: the codes and keys on the lines through p (slices), the totals,
+        # `reach`, and the threat-set changes (undone in their order: the sets go through the same
+        # operations, so iterate in the same order, as when unmake rescored the lines).
         cb, cw = self.code[1], self.code[2]
+        total = self.total
+        sb, sw = total[1], total[2]
+        ops: list = []
+        keys = self.keys
+        c0, c1, c2, c3 = st.code_slices[p]
+        k0, k1, k2, k3 = st.key_slices[p]
+        self.undo.append((cb[c0], cb[c1], cb[c2], cb[c3], cw[c0], cw[c1], cw[c2], cw[c3],
+                          keys[k0], keys[k1], keys[k2], keys[k3], sb, sw, self.reach, ops))
+        self.reach |= st.square_mask[p]
+        self.taken |= 1 << p
         fb, fw = self.fours[1], self.fours[2]
         hb, hw = self.threes[1], self.threes[2]
         value = VALUE
         b4, f3 = BIT_B4, BIT_F3
-        sb, sw = self.total[1], self.total[2]
-        for qd, q, delta in update:
+        # p is taken: its own patterns stop counting until it is empty again (a point below an open
+        # three is in neither threat set).
+        code = cb[p]
+        sb -= value[code]
+        if code >= f3:
+            fb.discard(p)
+            hb.discard(p)
+        code = cw[p]
+        sw -= value[code]
+        if code >= f3:
+            fw.discard(p)
+            hw.discard(p)
+        table = self.table
+        tb, tw = table[1], table[2]
+        for qd, q, delta in st.update[c][p]:
             if cells[q]:
                 continue
             old_key = keys[qd]
             key = old_key + delta
             keys[qd] = key
-            new = tb[key]
-            old = tb[old_key]
-            if new != old:
+            d = tb[key] - tb[old_key]
+            if d:
                 oc = cb[q]
-                nc = oc + new - old
+                nc = oc + d
                 cb[q] = nc
                 sb += value[nc] - value[oc]
                 if nc >= f3 or oc >= f3:
                     if (nc >= b4) != (oc >= b4):
                         if nc >= b4:
                             fb.add(q)
+                            ops.append((fb, q, True))
                         else:
                             fb.discard(q)
+                            ops.append((fb, q, False))
                     if (nc >= f3) != (oc >= f3):
                         if nc >= f3:
                             hb.add(q)
+                            ops.append((hb, q, True))
                         else:
                             hb.discard(q)
-            new = tw[key]
-            old = tw[old_key]
-            if new != old:
+                            ops.append((hb, q, False))
+            d = tw[key] - tw[old_key]
+            if d:
                 oc = cw[q]
-                nc = oc + new - old
+                nc = oc + d
                 cw[q] = nc
                 sw += value[nc] - value[oc]
                 if nc >= f3 or oc >= f3:
                     if (nc >= b4) != (oc >= b4):
                         if nc >= b4:
                             fw.add(q)
+                            ops.append((fw, q, True))
                         else:
                             fw.discard(q)
+                            ops.append((fw, q, False))
                     if (nc >= f3) != (oc >= f3):
                         if nc >= f3:
                             hw.add(q)
+                            ops.append((hw, q, True))
                         else:
                             hw.discard(q)
-        self.total[1], self.total[2] = sb, sw
+                            ops.append((hw, q, False))
+        total[1] = sb
+        total[2] = sw
+
+    def unmake(self) -> None:
+        p = self.moves.pop()
+        st = self.st
+        cells = self.cells
+        self.hash ^= st.zobrist[cells[p]][p]
+        cells[p] = EMPTY
+        b0, b1, b2, b3, w0, w1, w2, w3, key0, key1, key2, key3, total1, total2, self.reach, ops = self.undo.pop()
+        # every move made after p's is unmade: putting back the lines through p as they were before it
+        # undoes exactly what p's `make` changed
+        keys = self.keys
+        k0, k1, k2, k3 = st.key_slices[p]
+        keys[k0] = key0
+        keys[k1] = key1
+        keys[k2] = key2
+        keys[k3] = key3
+        c0, c1, c2, c3 = st.code_slices[p]
+        code = self.code
+        cb = code[1]
+        cb[c0] = b0
+        cb[c1] = b1
+        cb[c2] = b2
+        cb[c3] = b3
+        cw = code[2]
+        cw[c0] = w0
+        cw[c1] = w1
+        cw[c2] = w2
+        cw[c3] = w3
+        total = self.total
+        total[1] = total1
+        total[2] = total2
+        for s, q, added in ops:
+            if added:
+                s.discard(q)
+            else:
+                s.add(q)
+        # p is empty again: its own patterns are as they were when it was played (b0[4], w0[4]: at p).
+        v = b0[4]
+        if v >= BIT_F3:
+            self.threes[1].add(p)
+            if v >= BIT_B4:
+                self.fours[1].add(p)
+        v = w0[4]
+        if v >= BIT_F3:
+            self.threes[2].add(p)
+            if v >= BIT_B4:
+                self.fours[2].add(p)
+        self.taken ^= 1 << p
 
     # --- questions the search asks ---------------------------------------------------------
     @property
@@ -259,8 +309,11 @@ class Position:
 
     def fives(self, c: int) -> list[int]:
         """Empty points where c would make five now."""
+        fours = self.fours[c]
+        if not fours:
+            return []
         code = self.code[c]
-        return [q for q in self.fours[c] if code[q] >= BIT_F5]
+        return [q for q in fours if code[q] >= BIT_F5]
 
     def five_near(self, c: int, p: int) -> list[int]:
         """c's five points on the lines through p (after c played p: the points that complete its four)."""
