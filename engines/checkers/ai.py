@@ -464,12 +464,14 @@ class GreedyBeam:
         self.centre = settings.get("centre", CENTRE)
         self.width, self.depth = settings["beam"]
         self.nodes = 0
+        self.ceiling_hit = False
 
     def tick(self) -> None:
         self.nodes += 1
         if self.nodes > self.work:
             raise Timeout
         if not self.nodes & 63 and clock() > self.deadline:
+            self.ceiling_hit = True
             raise Timeout
 
     def run(self, urge: float) -> tuple[tuple[int, int], AIInfo]:
@@ -535,7 +537,8 @@ class GreedyBeam:
         except _Found as found:
             best_first = found.move
         except Timeout:
-            pass
+            if self.ceiling_hit:
+                info["reason"] = "seconds"
         info["work"] = self.nodes
         if best_first is None:
             best_first = pos.ordered(me)[0]
