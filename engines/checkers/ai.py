@@ -24,11 +24,12 @@ distance counts against the nearest rival's. Once no other piece is left
 anywhere the AI's pieces still have to pass, the search looks at the AI's own
 moves only (deeper, and it finds the quickest way home).
 
-Hard at six seats (`GreedyReply`): a race, its own distance alone scored (hindering
-the nearest of five rivals costs it tempo), over its own moves (1 to 5 deep), and
-after each of them every other player plays its longest move (what a greedy player,
-the easy level, plays): the board its next move will meet, not the worst of twenty
-replies, so it counts on the stones the others will leave or bring.
+Hard at six seats (`GreedyBeam`): a race, its own distance alone scored (hindering
+the nearest of five rivals costs it tempo): a beam search over its own moves (80
+boards kept a round, 8 rounds) in which after each of them every other player plays
+its longest move (what a greedy player, the easy level, plays): the boards its next
+moves will meet, not the worst of twenty replies, so it counts on the stones the
+others will leave or bring, and it sees ladders eight moves ahead.
 
 Hard with two players: a beam search over its own moves alone, as if the other
 stood still (`Plan`): 200 sets of its pieces kept a round, 10 rounds (at most about
@@ -81,9 +82,10 @@ MULTI_LEVELS = {
                "work": 0.6},
     "hard": {"depths": (1, 3, 5, 7, 9), "solo": (1, 2, 3, 4, 5, 6), "root": 30, "inner": 4, "leaf": 8,
              "positional": True, "work": 0.6,
-             # At six seats: the search in which the others play their longest moves (GreedyReply), 1 to 5
-             # own moves deep, 6 own moves at inner nodes, stragglers half as dear (tuned at six seats).
-             "six": {"greedy": (1, 2, 3, 4, 5), "work": 0.5, "inner": 3, "straggle": 0.75}},
+             # At six seats: a beam over its own moves, the others playing their longest moves after
+             # each (GreedyBeam): 80 boards a round, 8 rounds (at most 1,121 nodes: the work, 1,200,
+             # never cuts it at the level), stragglers half as dear (tuned at six seats).
+             "six": {"beam": (80, 8), "work": 0.05, "straggle": 0.75}},
 }
 # Evaluation: distance to goal, plus STRAGGLE per step a piece is more than LAG steps
 # behind the average of its side, plus CENTRE per hole a piece is off the straight line
@@ -445,57 +447,102 @@ def longest(pos: Position, s: int) -> tuple[int, int] | None:
     return max(pos.moves(s), key=lambda m: reach(d, *m), default=None)
 
 
-class GreedyReply(Search):
-    """Depth-first search over the AI's own moves (depth = own moves) in which, after each of
-    them, every other player still playing makes its longest move in turn (`longest`): the board
-    the AI's next move meets as most players (and the easy level) would leave it, rather than the
-    worst one reply of five rivals could make. A round of replies costs a node, as an own move does."""
+class GreedyBeam:
+    """Beam search over the AI's own moves in which, after each of them, every other player
+    still playing makes its longest move (`longest`, what a greedy player, the easy level,
+    plays): each round keeps the `width` best boards reached (each once; best by the AI's own
+    cost after its move, before the replies: distance, stragglers, straying), for `depth`
+    rounds or until a move fills the goal; the first move of the best way is played. It
+    counts on the stones the others will leave or bring, and sees ladders further than a
+    search of every move could. A round's moves of a board cost a node, and so do the others'
+    replies to a move kept."""
 
-    def evaluate(self, s: int) -> float:
-        return -self.pos.cost(self.me, self.straggle, self.lag, self.centre)
+    def __init__(self, pos: Position, me: int, settings: dict, work: int, deadline: float) -> None:
+        self.pos, self.me, self.work, self.deadline = pos, me, work, deadline
+        self.straggle = settings.get("straggle", STRAGGLE)
+        self.lag = settings.get("lag", LAG)
+        self.centre = settings.get("centre", CENTRE)
+        self.width, self.depth = settings["beam"]
+        self.nodes = 0
+        self.ceiling_hit = False
 
-    def others(self) -> list[tuple[int, int, int]]:
-        """Play the others' longest moves in seat order after the AI; returns them to undo."""
+    def tick(self) -> None:
+        self.nodes += 1
+        if self.nodes > self.work:
+            raise Timeout
+        if not self.nodes & 63 and clock() > self.deadline:
+            self.ceiling_hit = True
+            raise Timeout
+
+    def run(self, urge: float) -> tuple[tuple[int, int], AIInfo]:
         pos, me, n = self.pos, self.me, self.pos.n
-        self.check_time()
-        done = []
-        for k in range(1, n):
-            o = (me + k) % n
-            if o in pos.finished:
-                continue
-            move = longest(pos, o)
-            if move is not None:
-                pos.do(o, *move)
-                done.append((o, *move))
-        return done
-
-    def own(self, depth: int, ply: int) -> float:
-        self.check_time()
-        pos, me = self.pos, self.me
-        best = -INF
-        for f, t in pos.ordered(me)[: self.s["leaf"] if depth == 1 else self.s["inner"] * 2]:
-            best = max(best, self.step(f, t, depth, ply))
-        return best if best > -INF else self.evaluate(me)
-
-    def step(self, f: int, t: int, depth: int, ply: int) -> float:
-        """The value of the AI's move f-t with `depth` own moves to go (this one included)."""
-        pos, me = self.pos, self.me
-        pos.do(me, f, t)
-        done = pos.finisher(me, t)
-        if done == me:
-            v = WIN - ply
-        elif depth == 1:
-            v = self.evaluate(me) - (OTHER_FINISHES if done >= 0 else 0)
-        else:
-            replies = self.others()
-            v = self.own(depth - 1, ply + 1)
-            for o, rf, rt in reversed(replies):
-                pos.undo(o, rf, rt)
-        pos.undo(me, f, t)
-        return v
-
-    def root(self, depth: int, moves: list[tuple[int, int]]) -> list[tuple[float, tuple[int, int]]]:
-        return [(self.step(f, t, depth, 0), (f, t)) for f, t in moves]
+        d = pos.dist[me]
+        w, lag, c = self.straggle, self.lag, self.centre
+        info = AIInfo(depth=0)
+        # beam entries: the moves from the root (seat, start, destination), the AI's first move
+        beam: list[tuple[list[tuple[int, int, int]], tuple[int, int] | None]] = [([], None)]
+        seen: set[int] = set()
+        best_first = None
+        try:
+            for ply in range(1, self.depth + 1):
+                children = []
+                for index, (line, first) in enumerate(beam):
+                    for o, f, t in line:
+                        pos.do(o, f, t)
+                    try:
+                        self.tick()
+                        for f, t in pos.moves(me):
+                            pos.do(me, f, t)
+                            key = pos.hash
+                            if key not in seen:
+                                seen.add(key)
+                                if pos.filled(me):
+                                    pos.undo(me, f, t)
+                                    info["depth"], info["reason"] = ply, "plan"
+                                    raise _Found(first or (f, t))
+                                value = pos.cost(me, w, lag, c)
+                                if first is None:
+                                    value -= urge * (d[f] - d[t])
+                                children.append((value, index, f, t))
+                            pos.undo(me, f, t)
+                    finally:
+                        for o, f, t in reversed(line):
+                            pos.undo(o, f, t)
+                children.sort()
+                parents, beam = beam, []
+                for _, index, f, t in children[: self.width]:
+                    line, first = parents[index]
+                    line = [*line, (me, f, t)]
+                    if ply < self.depth:
+                        self.tick()
+                        for o, rf, rt in line:
+                            pos.do(o, rf, rt)
+                        replies = []
+                        for k in range(1, n):
+                            o = (me + k) % n
+                            if o not in pos.finished:
+                                move = longest(pos, o)
+                                if move is not None:
+                                    pos.do(o, *move)
+                                    replies.append((o, *move))
+                        for o, rf, rt in reversed(replies):
+                            pos.undo(o, rf, rt)
+                        for o, rf, rt in reversed(line):
+                            pos.undo(o, rf, rt)
+                        line += replies
+                    beam.append((line, first or (f, t)))
+                if beam:
+                    best_first = beam[0][1]
+                    info["depth"] = ply
+        except _Found as found:
+            best_first = found.move
+        except Timeout:
+            if self.ceiling_hit:
+                info["reason"] = "seconds"
+        info["work"] = self.nodes
+        if best_first is None:
+            best_first = pos.ordered(me)[0]
+        return best_first, info
 
 
 # --- a race without contact: the AI's own moves only -------------------------------------------------
@@ -687,8 +734,7 @@ def _choose(state: State, seat: int, level: str, limit: Limit, rng: random.Rando
         search = Solo(pos, seat, settings, work, deadline)
         best, info = _deepen(search, moves[: settings["root"]], settings["solo"], urge)
     elif six:
-        search = GreedyReply(pos, seat, settings, work, deadline)
-        best, info = _deepen(search, moves[: settings["root"]], settings["greedy"], urge)
+        best, info = GreedyBeam(pos, seat, settings, work, deadline).run(urge)
     else:
         search = (Search if two else BestReply)(pos, seat, settings, work, deadline)
         best, info = _deepen(search, moves[: settings["root"]], settings["depths"], urge)

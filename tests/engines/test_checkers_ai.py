@@ -208,3 +208,27 @@ def test_hard_at_six_seats_counts_on_the_others_longest_moves():
         state = check_ai_move(state, seat, "hard" if seat == 0 else "easy", rng, 1.0)
         moves += seat == 0
     assert 0 in state.finished, G.text(G.view(state, None), TR)
+
+
+def test_hard_at_six_seats_plans_further_with_the_others_longest_moves():
+    """A middle game at six seats (from the bench's games): hard (seat 1) among five easy players
+    finishes in 13 moves; its search of before (1 to 5 own moves, 6 at inner nodes, the others'
+    longest moves after each) took 16. It now keeps the 80 best boards a round over 8 of its own
+    moves, the others playing their longest moves after each (a beam)."""
+    seats = (
+        "k3 o3 h6 j8 q9 l10 j12 p12 n14 m15",
+        "k5 g7 k7 f8 p10 v10 h12 t12 w13 u11",
+        "i5 p6 v6 u7 i9 s9 g11 n12 c13 i13",
+        "n2 p4 s5 d10 h10 k11 o11 r12 m13 l16",
+        "c5 g5 m5 q5 u5 b6 d8 t10 w11 q13",
+        "r6 o7 r8 v8 m9 e11 s11 d12 g13 u13",
+    )
+    pieces = {label: seat for seat, labels in enumerate(seats) for label in labels.split()}
+    state = G.with_board(G.new_state({}, 6, 0), pieces, turn=1)
+    rng = random.Random(0)
+    moves = 0
+    while 1 not in state.finished and moves < 20:
+        seat = G.to_move(state)
+        state = check_ai_move(state, seat, "hard" if seat == 1 else "easy", rng, 1.0)
+        moves += seat == 1
+    assert 1 in state.finished and moves <= 14, (moves, G.text(G.view(state, None), TR))
