@@ -58,6 +58,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing import Pool
 
+import engines
 from engines.base import AIInfo, Limit
 from engines.doudizhu import ai
 from engines.doudizhu.cards import BLACK_JOKER, RED_JOKER, counts_of_cards, counts_of_ranks
@@ -92,6 +93,7 @@ def policy(name: str) -> Policy:
 
     def think(state: State, seat: int, rng: random.Random) -> tuple[Move, AIInfo]:
         result = ai.choose(state, seat, name, limit, rng)
+        engines.settle()  # as the bot's AI workers do after each move
         return result.move, result.info
 
     return think

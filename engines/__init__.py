@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+import multiprocessing
 import os
 import random
 import time
@@ -44,4 +46,17 @@ def think(game: str, state: JSON, seat: int, level: str, seed: int, limit: Limit
     info = AIInfo(result.info)
     info["seconds"], info["cpu"] = time.perf_counter() - started, time.process_time() - cpu
     info["pid"] = os.getpid()
+    if multiprocessing.parent_process() is not None:  # a worker process, not the host's thread
+        settle()
     return g.move_text(s, result.move), info
+
+
+def settle() -> None:
+    """After a move, in a process that only thinks: collect what the move left, then freeze what
+    survived (the AIs' caches: the Dou Dizhu solver's moves and hands' splits, hundreds of
+    thousands of objects) out of the garbage collector's way. Otherwise every full collection
+    walks them all: about 1 s each in a Dou Dizhu hard worker, moves of up to 2.1 s where the
+    search took 0.5 s. The collection here walks only what is not frozen yet, and what the caches
+    drop later is freed by its reference count as before (they hold no cycles)."""
+    gc.collect()
+    gc.freeze()
