@@ -26,8 +26,8 @@
   against hard.
 
 Budgets (`Gomoku.levels`, nodes of one move): medium 12,000, hard 30,000,
-master 90,000; about 0.35, 0.9 and 2.7 CPU seconds on an idle core at the
-bench's 33,000-37,000 nodes per second (the wall clock is only a ceiling).
+master 90,000; CPU p95 about 0.65 s (hard) and 2.0 s (master) a move at the
+bench's 50,000-59,000 nodes per second (load 5-9; the wall clock is only a ceiling).
 """
 
 from __future__ import annotations
