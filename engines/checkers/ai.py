@@ -234,32 +234,41 @@ def greedy(pos: Position, s: int, rng: random.Random) -> tuple[int, int]:
 
 
 # --- two players: alpha-beta ------------------------------------------------------------------
-class Search:
+class Budget:
+    """A search's nodes counted against the level's work (`Timeout` past it); the clock, a ceiling
+    for a stalled host only, read every `mask + 1` nodes."""
+
+    mask = 255
+
+    def __init__(self, work: int, deadline: float) -> None:
+        self.work, self.deadline = work, deadline
+        self.nodes = 0
+        self.ceiling_hit = False
+
+    def check_time(self) -> None:
+        self.nodes += 1
+        if self.nodes > self.work:
+            raise Timeout
+        if not self.nodes & self.mask and clock() > self.deadline:
+            self.ceiling_hit = True
+            raise Timeout
+
+
+class Search(Budget):
     def __init__(self, pos: Position, me: int, settings: dict, work: int, deadline: float) -> None:
+        super().__init__(work, deadline)
         self.pos = pos
         self.me = me
         self.s = settings
-        self.work = work
-        self.deadline = deadline
-        self.ceiling_hit = False
         positional = settings.get("positional", True)
         self.straggle = settings.get("straggle", STRAGGLE) if positional else 0.0
         self.lag = settings.get("lag", LAG)
         self.centre = settings.get("centre", CENTRE) if positional else 0.0
         # position hash -> (depth, value, best move, EXACT / LOWER / UPPER bound)
         self.table: dict[int, tuple[int, float, tuple[int, int], int]] = {}
-        self.nodes = 0
         # Root moves scoring within `margin` of the best are searched exactly (the progress bonus
         # may still make one of them the choice); the others only shown to be worse.
         self.margin = 1e-9
-
-    def check_time(self) -> None:
-        self.nodes += 1
-        if self.nodes > self.work:
-            raise Timeout
-        if not self.nodes & 255 and clock() > self.deadline:
-            self.ceiling_hit = True
-            raise Timeout
 
     def evaluate(self, s: int) -> float:
         """From the side of seat s (two players)."""
@@ -447,7 +456,7 @@ def longest(pos: Position, s: int) -> tuple[int, int] | None:
     return max(pos.moves(s), key=lambda m: reach(d, *m), default=None)
 
 
-class GreedyBeam:
+class GreedyBeam(Budget):
     """Beam search over the AI's own moves in which, after each of them, every other player
     still playing makes its longest move (`longest`, what a greedy player, the easy level,
     plays): each round keeps the `width` best boards reached (each once; best by the AI's own
@@ -457,22 +466,15 @@ class GreedyBeam:
     search of every move could. A round's moves of a board cost a node, and so do the others'
     replies to a move kept."""
 
+    mask = 63  # a round's moves of a board cost more than a node of `Search`
+
     def __init__(self, pos: Position, me: int, settings: dict, work: int, deadline: float) -> None:
-        self.pos, self.me, self.work, self.deadline = pos, me, work, deadline
+        super().__init__(work, deadline)
+        self.pos, self.me = pos, me
         self.straggle = settings.get("straggle", STRAGGLE)
         self.lag = settings.get("lag", LAG)
         self.centre = settings.get("centre", CENTRE)
         self.width, self.depth = settings["beam"]
-        self.nodes = 0
-        self.ceiling_hit = False
-
-    def tick(self) -> None:
-        self.nodes += 1
-        if self.nodes > self.work:
-            raise Timeout
-        if not self.nodes & 63 and clock() > self.deadline:
-            self.ceiling_hit = True
-            raise Timeout
 
     def run(self, urge: float) -> tuple[tuple[int, int], AIInfo]:
         pos, me, n = self.pos, self.me, self.pos.n
@@ -490,7 +492,7 @@ class GreedyBeam:
                     for o, f, t in line:
                         pos.do(o, f, t)
                     try:
-                        self.tick()
+                        self.check_time()
                         for f, t in pos.moves(me):
                             pos.do(me, f, t)
                             key = pos.hash
@@ -514,7 +516,7 @@ class GreedyBeam:
                     line, first = parents[index]
                     line = [*line, (me, f, t)]
                     if ply < self.depth:
-                        self.tick()
+                        self.check_time()
                         for o, rf, rt in line:
                             pos.do(o, rf, rt)
                         replies = []

@@ -189,6 +189,18 @@ def test_a_standoff_in_the_middle_is_broken():
         assert state.end == "goal", G.text(G.view(state, None), TR)
 
 
+def hard_among_easy(state, hard: int, most: int) -> tuple:
+    """Seat `hard` plays hard, the others easy, until it has finished or made `most` moves: the
+    state then and its moves."""
+    rng = random.Random(0)
+    moves = 0
+    while hard not in state.finished and moves < most:
+        seat = G.to_move(state)
+        state = check_ai_move(state, seat, "hard" if seat == hard else "easy", rng, 1.0)
+        moves += seat == hard
+    return state, moves
+
+
 def test_hard_at_six_seats_counts_on_the_others_longest_moves():
     """One piece short of home (o11 for k15), no way in within two moves of its own: but seat 1's
     longest move puts down the stone it needs. Hard at six seats expects the others to play their
@@ -201,12 +213,7 @@ def test_hard_at_six_seats_counts_on_the_others_longest_moves():
         pieces |= {label: seat for label in labels.split()}
     state = G.with_board(G.new_state({}, 6, 0), pieces)
     assert fewest_moves(state, 0, 2) is None  # the others standing still, two moves are not enough
-    rng = random.Random(0)
-    moves = 0
-    while 0 not in state.finished and moves < 2:
-        seat = G.to_move(state)
-        state = check_ai_move(state, seat, "hard" if seat == 0 else "easy", rng, 1.0)
-        moves += seat == 0
+    state, _ = hard_among_easy(state, 0, 2)
     assert 0 in state.finished, G.text(G.view(state, None), TR)
 
 
@@ -225,10 +232,5 @@ def test_hard_at_six_seats_plans_further_with_the_others_longest_moves():
     )
     pieces = {label: seat for seat, labels in enumerate(seats) for label in labels.split()}
     state = G.with_board(G.new_state({}, 6, 0), pieces, turn=1)
-    rng = random.Random(0)
-    moves = 0
-    while 1 not in state.finished and moves < 20:
-        seat = G.to_move(state)
-        state = check_ai_move(state, seat, "hard" if seat == 1 else "easy", rng, 1.0)
-        moves += seat == 1
+    state, moves = hard_among_easy(state, 1, 20)
     assert 1 in state.finished and moves <= 14, (moves, G.text(G.view(state, None), TR))
