@@ -15,13 +15,10 @@
 - master: wider and deeper: VCF of 20 fours, VCT of 5 attacking moves, a PVS
   whose quiescence answers open threes; after the PVS it checks its moves in
   the PVS's order (then the other points of either side's threats) for an
-  opponent VCT of 1, 2, ... 5 attacking moves and plays the first that leaves
+  opponent VCT of 1, 2, 3, 4 attacking moves and plays the first that leaves
   none, or, when every move checked loses, the one that loses deepest
   (`_hold_out`); the nodes left go back to the PVS as for hard (`_resume`,
-  a new move checked for a VCT of 5). Its PVS stops at 40 % of the budget
-  (hard: 70 %) so that the checks of 5 have the nodes: a check that runs out
-  counts the move as safe, and with 4 and 70 % a move that lost to a VCT of
-  5 passed (bench seed 5008). Until issue 23 a guard ran before the
+  a new move checked for a VCT of 4). Until issue 23 a guard ran before the
   PVS instead (`_resist`, removed; see the git history): the opponent's VCT
   "were it to move now" is nearly always there for the side with the
   initiative, so the guard fired at almost every move of a defence and left
@@ -81,10 +78,9 @@ LEVELS = {
         root_width=20,
         vcf_depth=20,
         vct_depth=5,
-        hold_vct=5,
+        hold_vct=4,
         share_vcf=0.12,
         share_vct=0.3,
-        share_pvs=0.4,
         qthree=True,
         patient=True,
         resume=0.05,

@@ -273,19 +273,6 @@ def test_finds_the_one_move_that_holds_out_in_a_lost_game_position(level: str, r
     assert ai(replay(record), level) == only
 
 
-# White to move in a master-vs-hard game (bench seed 5008, master white): after i7, the PVS's move and
-# master's choice when it checked for a VCT of 4, black wins by a VCT of 5 (and did); checked to 5, with
-# the nodes for it, master plays a move after which black has none that short.
-DEEP_VCT = "g10 f10 g6 f8 f5 f9 f7 e8 h7 i8 h9"
-
-
-def test_master_checks_its_move_for_a_vct_of_five() -> None:
-    move = ai(replay(DEEP_VCT), "master")
-    assert move != "i7"
-    pos, black = ai_position(replay(f"{DEEP_VCT} {move}"))
-    assert Searcher(pos).vct_deepening(black, 5) is None
-
-
 # White to move in a master-vs-hard game (bench seed 5001): black would win by VCT if it moved twice,
 # as the side with the initiative nearly always would. Master's guard before the PVS spent 60,000 of its
 # 90,000 nodes on that and searched 3 plies (h7, lost); checked after the PVS it searches 6.
