@@ -81,6 +81,7 @@ LEVELS = {
         hold_vct=4,
         share_vcf=0.12,
         share_vct=0.3,
+        w_opp=120,
         qthree=True,
         patient=True,
         resume=0.05,
