@@ -273,6 +273,20 @@ def test_finds_the_one_move_that_holds_out_in_a_lost_game_position(level: str, r
     assert ai(replay(record), level) == only
 
 
+# White to move in master-vs-hard games (bench seeds 5008 and 5003, master white), each lost: master
+# played i7 and j8, after which black wins by a VCT of 5 and of 8 attacking moves. With the opponent's
+# potential weighed at 85 % of its own (w_opp, 100 before) it plays g7 and g8: no VCT of 5 for black.
+DEFENCES = ["g10 f10 g6 f8 f5 f9 f7 e8 h7 i8 h9", "h8 j9 i7 g6 i8"]
+
+
+@pytest.mark.parametrize("record", DEFENCES)
+def test_master_leaves_no_short_vct_where_it_lost_as_white(record: str) -> None:
+    move = ai(replay(record), "master")
+    assert move not in ("i7", "j8")
+    pos, black = ai_position(replay(f"{record} {move}"))
+    assert Searcher(pos).vct_deepening(black, 5) is None
+
+
 # White to move in a master-vs-hard game (bench seed 5001): black would win by VCT if it moved twice,
 # as the side with the initiative nearly always would. Master's guard before the PVS spent 60,000 of its
 # 90,000 nodes on that and searched 3 plies (h7, lost); checked after the PVS it searches 6.
