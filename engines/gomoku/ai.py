@@ -14,8 +14,8 @@
   finds nothing. Before, a quarter of the budget was left unsearched.
 - master: wider and deeper: VCF of 20 fours, VCT of 5 attacking moves, a PVS
   whose quiescence answers open threes and whose evaluation weighs the other
-  side's potential at 85 % of the mover's (`w_opp`; 100 % before: 58 of 80
-  against hard, 22 of 40 as white; now 65, 25 as white); after the PVS it checks its moves in
+  side's potential at 85 % of the mover's (`w_opp`, 100 before), stopped at
+  60 % of the budget (hard: 70 %) for the checks below; after the PVS it checks its moves in
   the PVS's order (then the other points of either side's threats) for an
   opponent VCT of 1, 2, 3, 4 attacking moves and plays the first that leaves
   none, or, when every move checked loses, the one that loses deepest
