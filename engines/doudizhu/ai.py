@@ -46,6 +46,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from math import comb
+from operator import add
 
 from engines.base import AIInfo, AIResult, Limit
 from engines.doudizhu.cards import (
@@ -494,14 +495,14 @@ SAMPLE_TRIES = 20  # draws per world wanted, at most, when worlds are sampled by
 def _plain_answer(hand: Counts, combo: Combo) -> bool:
     if combo.kind in (BOMB, ROCKET):
         return False
-    return any(p.combo.rank > combo.rank for p in plays_of_kind(hand, combo.kind, combo.chain))
+    return next(plays_of_kind(hand, combo.kind, combo.chain, combo.rank), None) is not None
 
 
 def world_weight(k: Knowledge, hands: Sequence[Counts]) -> float:
     """How likely a deal of the unseen cards is, by the passes seen (1: nothing speaks against it)."""
     weight = 1.0
     for seat, combo, later in k.passes:
-        then = tuple(a + b for a, b in zip(hands[seat], later, strict=True))
+        then = tuple(map(add, hands[seat], later))
         if _plain_answer(then, combo):
             weight *= PASS_WEIGHT
     return weight
