@@ -632,12 +632,13 @@ def eager_follow(hand: Counts, split: Plan, trick: Combo, partner_owns: bool, da
     """`fast_follow`, but an enemy's play is answered whenever the hand can without a bomb (the lowest answer,
     the rocket not broken), as people (and the rule player) mostly do, not only from the split's groups."""
     move = fast_follow(hand, split, trick, partner_owns, danger, total)
-    if move is not None or partner_owns or danger:
+    if move is not None or partner_owns or danger or trick.kind in (BOMB, ROCKET):
         return move
-    options = [p for p in answers(hand, trick) if p.combo.kind not in (BOMB, ROCKET)]
-    if hand[BLACK_JOKER] and hand[RED_JOKER]:
-        options = [p for p in options if not (p.combo.kind == SINGLE and p.combo.rank >= BLACK_JOKER)]
-    return min(options, key=lambda p: p.combo.rank) if options else None
+    rocket = hand[BLACK_JOKER] and hand[RED_JOKER]
+    for play in plays_of_kind(hand, trick.kind, trick.chain, trick.rank):  # the lowest first
+        if not (rocket and play.combo.kind == SINGLE and play.combo.rank >= BLACK_JOKER):
+            return play
+    return None
 
 
 def rollout(hands: list[Counts], landlord: int, turn: int, trick: tuple[Combo, int] | None,

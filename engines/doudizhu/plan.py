@@ -126,7 +126,7 @@ def _rest(c: list[int], chains: list[tuple[int, int, int]], build: bool = True) 
     low_pairs = [r for r in pairs if r <= KICKER_MAX]
     used_singles: set[int] = set()
     used_pairs: set[int] = set()
-    planes = sorted((ch for ch in chains if ch[1] == 3), key=lambda ch: -ch[2])
+    planes = sorted((ch for ch in chains if ch[1] == 3), key=lambda ch: -ch[2]) if chains else ()
     for start, width, length in chains:
         if width == 3:
             continue
@@ -154,22 +154,23 @@ def _rest(c: list[int], chains: list[tuple[int, int, int]], build: bool = True) 
         hands += 1
         if build:
             groups.append(_play(parts, kind, top, length))
-    for rank in trios:
-        parts = {rank: 3}
-        kind = TRIO
-        free_singles = [r for r in low_singles if r not in used_singles]
-        free_pairs = [r for r in low_pairs if r not in used_pairs]
-        if free_singles:
-            parts[free_singles[0]] = 1
-            used_singles.add(free_singles[0])
-            kind = TRIO1
-        elif free_pairs:
-            parts[free_pairs[0]] = 2
-            used_pairs.add(free_pairs[0])
-            kind = TRIO2
+    # each trio takes the lowest single left as its kicker, or else the lowest pair left
+    kick_singles = [r for r in low_singles if r not in used_singles][: len(trios)]
+    kick_pairs = [r for r in low_pairs if r not in used_pairs][: len(trios) - len(kick_singles)]
+    used_singles.update(kick_singles)
+    used_pairs.update(kick_pairs)
+    for i, rank in enumerate(trios):
         total += trio_v[rank]
         hands += 1
         if build:
+            parts = {rank: 3}
+            kind = TRIO
+            if i < len(kick_singles):
+                parts[kick_singles[i]] = 1
+                kind = TRIO1
+            elif i - len(kick_singles) < len(kick_pairs):
+                parts[kick_pairs[i - len(kick_singles)]] = 2
+                kind = TRIO2
             groups.append(_play(parts, kind, rank, 1))
     for n, kind, ranks, used, values in ((1, SINGLE, singles, used_singles, single_v),
                                          (2, PAIR, pairs, used_pairs, pair_v)):
