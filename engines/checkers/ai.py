@@ -29,7 +29,8 @@ the nearest of five rivals costs it tempo): a beam search over its own moves (80
 boards kept a round, 8 rounds) in which after each of them every other player plays
 its longest move (what a greedy player, the easy level, plays): the boards its next
 moves will meet, not the worst of twenty replies, so it counts on the stones the
-others will leave or bring, and it sees ladders eight moves ahead.
+others will leave or bring, and it sees ladders eight moves ahead. Ways on which
+another player finishes first are kept only when there are not enough others.
 
 Hard with two players: a beam search over its own moves alone, as if the other
 stood still (`Plan`): 200 sets of its pieces kept a round, 10 rounds (at most about
@@ -463,8 +464,11 @@ class GreedyBeam(Budget):
     cost after its move, before the replies: distance, stragglers, straying), for `depth`
     rounds or until a move fills the goal; the first move of the best way is played. It
     counts on the stones the others will leave or bring, and sees ladders further than a
-    search of every move could. A round's moves of a board cost a node, and so do the others'
-    replies to a move kept."""
+    search of every move could. Boards on whose way another player finishes (a goal full of
+    anyone's pieces, one of them its owner's, counts) come after all others: the AI does not
+    leave in place, where it can help it, the stone another player needs to finish first (its
+    own piece still in its start point, the goal of the player opposite). A round's moves of a
+    board cost a node, and so do the others' replies to a move kept."""
 
     mask = 63  # a round's moves of a board cost more than a node of `Search`
 
@@ -481,14 +485,15 @@ class GreedyBeam(Budget):
         d = pos.dist[me]
         w, lag, c = self.straggle, self.lag, self.centre
         info = AIInfo(depth=0)
-        # beam entries: the moves from the root (seat, start, destination), the AI's first move
-        beam: list[tuple[list[tuple[int, int, int]], tuple[int, int] | None]] = [([], None)]
+        # beam entries: the moves from the root (seat, start, destination), the AI's first move, and
+        # whether another player has finished on the way (the first place lost)
+        beam: list[tuple[list[tuple[int, int, int]], tuple[int, int] | None, bool]] = [([], None, False)]
         seen: set[int] = set()
         best_first = None
         try:
             for ply in range(1, self.depth + 1):
                 children = []
-                for index, (line, first) in enumerate(beam):
+                for index, (line, first, lost) in enumerate(beam):
                     for o, f, t in line:
                         pos.do(o, f, t)
                     try:
@@ -505,15 +510,16 @@ class GreedyBeam(Budget):
                                 value = pos.cost(me, w, lag, c)
                                 if first is None:
                                     value -= urge * (d[f] - d[t])
-                                children.append((value, index, f, t))
+                                # (the AI's goal is not filled: a finisher is another player)
+                                children.append((lost or pos.finisher(me, t) >= 0, value, index, f, t))
                             pos.undo(me, f, t)
                     finally:
                         for o, f, t in reversed(line):
                             pos.undo(o, f, t)
                 children.sort()
                 parents, beam = beam, []
-                for _, index, f, t in children[: self.width]:
-                    line, first = parents[index]
+                for lost, _, index, f, t in children[: self.width]:
+                    line, first, _ = parents[index]
                     line = [*line, (me, f, t)]
                     if ply < self.depth:
                         self.check_time()
@@ -527,12 +533,13 @@ class GreedyBeam(Budget):
                                 if move is not None:
                                     pos.do(o, *move)
                                     replies.append((o, *move))
+                                    lost = lost or pos.finisher(o, move[1]) not in (-1, me)
                         for o, rf, rt in reversed(replies):
                             pos.undo(o, rf, rt)
                         for o, rf, rt in reversed(line):
                             pos.undo(o, rf, rt)
                         line += replies
-                    beam.append((line, first or (f, t)))
+                    beam.append((line, first or (f, t), lost))
                 if beam:
                     best_first = beam[0][1]
                     info["depth"] = ply

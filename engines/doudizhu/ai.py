@@ -33,9 +33,11 @@ busy one. `Limit.seconds` is only a safety net (a stalled host): the AI reads th
 wall clock (`clock`) for nothing else, and an idle core never reaches it.
 
 The budgets (engines/doudizhu/game.py): normal 30,000 units, hard 70,000. At
-about 100,000 units per CPU second (bench/doudizhu.py prints the rate) that is at
-most about 0.3 s and 0.7 s of an idle core per move; most of normal's moves need
-no search at all (a millisecond; its playouts about 0.03-0.1 s), hard's take about 0.2-0.7 s.
+about 190,000 (normal) and 150,000 (hard) units per CPU second (bench/doudizhu.py
+prints the rate; hard's dearest moves, early playouts that split many newly sampled
+hands, about 100,000) that is at most about 0.2 s and 0.7 s of an idle core per move;
+most of normal's moves need no search at all (a millisecond; its playouts about
+0.03-0.1 s), hard's take up to about 0.7 s (p95 0.22 s).
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from math import comb
+from operator import add
 
 from engines.base import AIInfo, AIResult, Limit
 from engines.doudizhu.cards import (
@@ -494,14 +497,14 @@ SAMPLE_TRIES = 20  # draws per world wanted, at most, when worlds are sampled by
 def _plain_answer(hand: Counts, combo: Combo) -> bool:
     if combo.kind in (BOMB, ROCKET):
         return False
-    return any(p.combo.rank > combo.rank for p in plays_of_kind(hand, combo.kind, combo.chain))
+    return next(plays_of_kind(hand, combo.kind, combo.chain, combo.rank), None) is not None
 
 
 def world_weight(k: Knowledge, hands: Sequence[Counts]) -> float:
     """How likely a deal of the unseen cards is, by the passes seen (1: nothing speaks against it)."""
     weight = 1.0
     for seat, combo, later in k.passes:
-        then = tuple(a + b for a, b in zip(hands[seat], later, strict=True))
+        then = tuple(map(add, hands[seat], later))
         if _plain_answer(then, combo):
             weight *= PASS_WEIGHT
     return weight
@@ -631,12 +634,13 @@ def eager_follow(hand: Counts, split: Plan, trick: Combo, partner_owns: bool, da
     """`fast_follow`, but an enemy's play is answered whenever the hand can without a bomb (the lowest answer,
     the rocket not broken), as people (and the rule player) mostly do, not only from the split's groups."""
     move = fast_follow(hand, split, trick, partner_owns, danger, total)
-    if move is not None or partner_owns or danger:
+    if move is not None or partner_owns or danger or trick.kind in (BOMB, ROCKET):
         return move
-    options = [p for p in answers(hand, trick) if p.combo.kind not in (BOMB, ROCKET)]
-    if hand[BLACK_JOKER] and hand[RED_JOKER]:
-        options = [p for p in options if not (p.combo.kind == SINGLE and p.combo.rank >= BLACK_JOKER)]
-    return min(options, key=lambda p: p.combo.rank) if options else None
+    rocket = hand[BLACK_JOKER] and hand[RED_JOKER]
+    for play in plays_of_kind(hand, trick.kind, trick.chain, trick.rank):  # the lowest first
+        if not (rocket and play.combo.kind == SINGLE and play.combo.rank >= BLACK_JOKER):
+            return play
+    return None
 
 
 def rollout(hands: list[Counts], landlord: int, turn: int, trick: tuple[Combo, int] | None,

@@ -17,6 +17,7 @@ from typing import NamedTuple
 from engines.doudizhu.cards import ACE, BLACK_JOKER, QUEEN, RANKS, RED_JOKER, TWO, Counts
 from engines.doudizhu.rules import (
     BOMB,
+    KINDS,
     PAIR,
     PAIRS,
     PLANE,
@@ -44,7 +45,10 @@ class Plan(NamedTuple):
 
 
 def group_value(combo: Combo) -> float:
-    kind, rank = combo.kind, combo.rank
+    return VALUES[combo.kind][combo.rank]
+
+
+def _value(kind: str, rank: int) -> float:
     if kind == ROCKET:
         return 20.0
     if kind == BOMB:
@@ -56,7 +60,12 @@ def group_value(combo: Combo) -> float:
     return VALUE[rank] - 10.0
 
 
+# kind -> the value of its groups by rank (looked up, not computed: the search of splits adds up hundreds of them)
+VALUES = {kind: tuple(_value(kind, rank) for rank in range(RANKS)) for kind in KINDS}
+
+
 def _chain_options(c: list[int]) -> list[tuple[int, int, int]]:
+    """Every chain (start, width, length) the hand holds, width by width."""
     out = []
     for width, shortest in ((1, 5), (2, 3), (3, 2)):
         for start in range(ACE + 1):
@@ -71,7 +80,11 @@ def _chain_options(c: list[int]) -> list[tuple[int, int, int]]:
 _PLAYS: dict[Counts, Play] = {}  # one shared object per distinct group keeps the cache of splits small
 
 
-def _play(counts: list[int], kind: str, rank: int, chain: int) -> Play:
+def _play(parts: dict[int, int], kind: str, rank: int, chain: int) -> Play:
+    """The group of `parts` (rank: cards) as a play."""
+    counts = [0] * RANKS
+    for r, n in parts.items():
+        counts[r] = n
     key = tuple(counts)
     play = _PLAYS.get(key)
     if play is None:
@@ -79,9 +92,13 @@ def _play(counts: list[int], kind: str, rank: int, chain: int) -> Play:
     return play
 
 
-def _rest(c: list[int], chains: list[tuple[int, int, int]]) -> Plan:
-    """Group what is left after taking `chains` out, with kickers."""
-    groups: list[tuple[Play, float]] = []
+def _rest(c: list[int], chains: list[tuple[int, int, int]], build: bool = True) -> Plan:
+    """Group what is left after taking `chains` out, with kickers (`build` False: the score and the
+    number of hands alone, no groups: the search asks for the groups of the best split only)."""
+    groups: list[Play] = []
+    bomb_v, single_v, pair_v, trio_v = VALUES[BOMB], VALUES[SINGLE], VALUES[PAIR], VALUES[TRIO]
+    total = 0.0
+    hands = 0
     singles: list[int] = []
     pairs: list[int] = []
     trios: list[int] = []
@@ -94,76 +111,76 @@ def _rest(c: list[int], chains: list[tuple[int, int, int]]) -> Plan:
         elif n == 3:
             trios.append(rank)
         elif n == 4:
-            counts = [0] * RANKS
-            counts[rank] = 4
-            play = _play(counts, BOMB, rank, 1)
-            groups.append((play, group_value(play.combo)))
+            total += bomb_v[rank]
+            hands += 1
+            if build:
+                groups.append(_play({rank: 4}, BOMB, rank, 1))
     if c[BLACK_JOKER] and c[RED_JOKER]:
-        counts = [0] * RANKS
-        counts[BLACK_JOKER] = counts[RED_JOKER] = 1
-        play = _play(counts, ROCKET, RED_JOKER, 1)
-        groups.append((play, group_value(play.combo)))
+        total += VALUES[ROCKET][RED_JOKER]
+        hands += 1
+        if build:
+            groups.append(_play({BLACK_JOKER: 1, RED_JOKER: 1}, ROCKET, RED_JOKER, 1))
     else:
         singles.extend(r for r in (BLACK_JOKER, RED_JOKER) if c[r])
     low_singles = [r for r in singles if r <= KICKER_MAX]
     low_pairs = [r for r in pairs if r <= KICKER_MAX]
     used_singles: set[int] = set()
     used_pairs: set[int] = set()
-    planes = sorted((ch for ch in chains if ch[1] == 3), key=lambda ch: -ch[2])
+    planes = sorted((ch for ch in chains if ch[1] == 3), key=lambda ch: -ch[2]) if chains else ()
     for start, width, length in chains:
         if width == 3:
             continue
-        counts = [0] * RANKS
-        for r in range(start, start + length):
-            counts[r] = width
-        play = _play(counts, STRAIGHT if width == 1 else PAIRS, start + length - 1, length)
-        groups.append((play, group_value(play.combo)))
+        kind = STRAIGHT if width == 1 else PAIRS
+        total += VALUES[kind][start + length - 1]
+        hands += 1
+        if build:
+            groups.append(_play(dict.fromkeys(range(start, start + length), width), kind, start + length - 1, length))
     for start, _, length in planes:
-        counts = [0] * RANKS
-        for r in range(start, start + length):
-            counts[r] = 3
         inside = range(start, start + length)  # wings may not share a rank with the trios
+        parts = dict.fromkeys(inside, 3)
         free_singles = [r for r in low_singles if r not in used_singles and r not in inside]
         free_pairs = [r for r in low_pairs if r not in used_pairs and r not in inside]
         kind = PLANE
         if len(free_singles) >= length:
-            for r in free_singles[:length]:
-                counts[r] = 1
-                used_singles.add(r)
+            parts.update(dict.fromkeys(free_singles[:length], 1))
+            used_singles.update(free_singles[:length])
             kind = PLANE1
         elif len(free_pairs) >= length:
-            for r in free_pairs[:length]:
-                counts[r] = 2
-                used_pairs.add(r)
+            parts.update(dict.fromkeys(free_pairs[:length], 2))
+            used_pairs.update(free_pairs[:length])
             kind = PLANE2
         top = start + length - 1
-        play = _play(counts, kind, top, length)
-        groups.append((play, group_value(Combo(PLANE, top, length, 0))))
-    for rank in trios:
-        counts = [0] * RANKS
-        counts[rank] = 3
-        kind = TRIO
-        free_singles = [r for r in low_singles if r not in used_singles]
-        free_pairs = [r for r in low_pairs if r not in used_pairs]
-        if free_singles:
-            counts[free_singles[0]] = 1
-            used_singles.add(free_singles[0])
-            kind = TRIO1
-        elif free_pairs:
-            counts[free_pairs[0]] = 2
-            used_pairs.add(free_pairs[0])
-            kind = TRIO2
-        play = _play(counts, kind, rank, 1)
-        groups.append((play, group_value(Combo(TRIO, rank, 1, 3))))
-    for n, kind, ranks, used in ((1, SINGLE, singles, used_singles), (2, PAIR, pairs, used_pairs)):
+        total += VALUES[PLANE][top]
+        hands += 1
+        if build:
+            groups.append(_play(parts, kind, top, length))
+    # each trio takes the lowest single left as its kicker, or else the lowest pair left
+    kick_singles = [r for r in low_singles if r not in used_singles][: len(trios)]
+    kick_pairs = [r for r in low_pairs if r not in used_pairs][: len(trios) - len(kick_singles)]
+    used_singles.update(kick_singles)
+    used_pairs.update(kick_pairs)
+    for i, rank in enumerate(trios):
+        total += trio_v[rank]
+        hands += 1
+        if build:
+            parts = {rank: 3}
+            kind = TRIO
+            if i < len(kick_singles):
+                parts[kick_singles[i]] = 1
+                kind = TRIO1
+            elif i - len(kick_singles) < len(kick_pairs):
+                parts[kick_pairs[i - len(kick_singles)]] = 2
+                kind = TRIO2
+            groups.append(_play(parts, kind, rank, 1))
+    for n, kind, ranks, used, values in ((1, SINGLE, singles, used_singles, single_v),
+                                         (2, PAIR, pairs, used_pairs, pair_v)):
         for rank in ranks:
             if rank not in used:
-                counts = [0] * RANKS
-                counts[rank] = n
-                play = _play(counts, kind, rank, 1)
-                groups.append((play, group_value(play.combo)))
-    score = sum(v for _, v in groups) - HAND_COST * len(groups)
-    return Plan(score, len(groups), tuple(p for p, _ in groups))
+                total += values[rank]
+                hands += 1
+                if build:
+                    groups.append(_play({rank: n}, kind, rank, 1))
+    return Plan(total - HAND_COST * hands, hands, tuple(groups))
 
 
 _PLANS: dict[Counts, Plan] = {}
@@ -182,27 +199,30 @@ def plan(hand: Counts) -> Plan:
 
 def _search(hand: Counts) -> Plan:
     c = list(hand)
-    best: list[Plan] = []
     chains: list[tuple[int, int, int]] = []
+    best: list = [None, None]  # the best (score, -hands) and the chains of that split
 
-    def dfs(key: tuple[int, int, int]) -> None:
-        found = _rest(c, chains)
-        if not best or (found.score, -found.hands) > (best[0].score, -best[0].hands):
-            best[:] = [found]
-        for option in _chain_options(c):
-            if option < key:
-                continue
+    def dfs(key: tuple[int, int, int], options: list[tuple[int, int, int]]) -> None:
+        """`options`: the chains the hand held before the last one was taken (a superset of what it holds)."""
+        found = _rest(c, chains, build=False)
+        if best[0] is None or (found.score, -found.hands) > best[0]:
+            best[:] = [(found.score, -found.hands), list(chains)]
+        options = [o for o in options if o >= key and min(c[o[0] : o[0] + o[2]]) >= o[1]]
+        for option in options:
             start, width, length = option
             for r in range(start, start + length):
                 c[r] -= width
             chains.append(option)
-            dfs(option)
+            dfs(option, options)
             chains.pop()
             for r in range(start, start + length):
                 c[r] += width
 
-    dfs((0, 0, 0))
-    return best[0]
+    dfs((0, 0, 0), _chain_options(c))
+    for start, width, length in best[1]:
+        for r in range(start, start + length):
+            c[r] -= width
+    return _rest(c, best[1])
 
 
 def minus(hand: Counts, counts: Counts) -> Counts:

@@ -150,13 +150,13 @@ def _wing_sets(hand: Sequence[int], exclude: range | tuple[int, ...], k: int, pa
     yield from rec(0, k)
 
 
-def _chains(hand: Sequence[int], width: int, shortest: int) -> Iterator[tuple[int, int]]:
-    """(top rank, length) of every chain of `width` cards per rank the hand holds."""
+def _chains(hand: Sequence[int], width: int, shortest: int, above: int = -1) -> Iterator[tuple[int, int]]:
+    """(top rank, length) of every chain of `width` cards per rank the hand holds, its top above `above`."""
     for start in range(ACE + 1):
         length = 0
         while start + length <= ACE and hand[start + length] >= width:
             length += 1
-            if length >= shortest and width * length <= 20:
+            if length >= shortest and width * length <= 20 and start + length - 1 > above:
                 yield start + length - 1, length
 
 
@@ -164,28 +164,30 @@ def _of(kind: str, rank: int, chain: int, counts: list[int]) -> Play:
     return Play(Combo(kind, rank, chain, sum(counts)), tuple(counts))
 
 
-def plays_of_kind(hand: Sequence[int], kind: str, chain: int = 1) -> Iterator[Play]:
-    """Every play of `kind` the hand holds (chains: of length `chain`; 0 = every length)."""
+def plays_of_kind(hand: Sequence[int], kind: str, chain: int = 1, above: int = -1) -> Iterator[Play]:
+    """Every play of `kind` the hand holds (chains: of length `chain`; 0 = every length) whose rank is above
+    `above` (the plays of lower rank are not made at all: answers and the question whether there is one
+    skip them cheaply), lowest first."""
     if kind in (SINGLE, PAIR, TRIO, BOMB):
         need = {SINGLE: 1, PAIR: 2, TRIO: 3, BOMB: 4}[kind]
-        for rank in range(RANKS):
+        for rank in range(above + 1, RANKS):
             if hand[rank] >= need and (need == 1 or rank <= TWO):
                 counts = [0] * RANKS
                 counts[rank] = need
                 yield _of(kind, rank, 1, counts)
     elif kind == ROCKET:
-        if hand[BLACK_JOKER] and hand[RED_JOKER]:
+        if hand[BLACK_JOKER] and hand[RED_JOKER] and above < RED_JOKER:
             counts = [0] * RANKS
             counts[BLACK_JOKER] = counts[RED_JOKER] = 1
             yield _of(ROCKET, RED_JOKER, 1, counts)
     elif kind in (TRIO1, TRIO2):
-        for rank in range(TWO + 1):
+        for rank in range(above + 1, TWO + 1):
             if hand[rank] >= 3:
                 for wings in _wing_sets(hand, (rank,), 1, kind == TRIO2):
                     wings[rank] = 3
                     yield _of(kind, rank, 1, wings)
     elif kind in (FOUR2, FOUR22):
-        for rank in range(TWO + 1):
+        for rank in range(above + 1, TWO + 1):
             if hand[rank] == 4:
                 if kind == FOUR22:
                     sets: Iterator[list[int]] = _wing_sets(hand, (rank,), 2, True)
@@ -196,14 +198,14 @@ def plays_of_kind(hand: Sequence[int], kind: str, chain: int = 1) -> Iterator[Pl
                     yield _of(kind, rank, 1, wings)
     elif kind in CHAINS:
         width, shortest = CHAINS[kind]
-        for top, length in _chains(hand, width, shortest):
+        for top, length in _chains(hand, width, shortest, above):
             if chain in (0, length):
                 counts = [0] * RANKS
                 _add(counts, range(top - length + 1, top + 1), width)
                 yield _of(kind, top, length, counts)
     elif kind in (PLANE1, PLANE2):
         per = 4 if kind == PLANE1 else 5
-        for top, length in _chains(hand, 3, 2):
+        for top, length in _chains(hand, 3, 2, above):
             if chain in (0, length) and per * length <= 20:
                 trio_ranks = range(top - length + 1, top + 1)
                 for wings in _wing_sets(hand, trio_ranks, length, kind == PLANE2):
@@ -236,7 +238,7 @@ def answers(hand: Sequence[int], previous: Combo) -> list[Play]:
     """Every play from `hand` that beats `previous` (passing not included)."""
     plays: list[Play] = []
     if previous.kind not in (BOMB, ROCKET):
-        plays = [p for p in plays_of_kind(hand, previous.kind, previous.chain) if p.combo.rank > previous.rank]
+        plays = list(plays_of_kind(hand, previous.kind, previous.chain, previous.rank))
     if previous.kind != ROCKET:
         plays.extend(p for p in plays_of_kind(hand, BOMB) if beats(p.combo, previous))
         plays.extend(plays_of_kind(hand, ROCKET))
@@ -253,4 +255,4 @@ def has_answer(hand: Sequence[int], previous: Combo) -> bool:
         return True
     if previous.kind == BOMB:
         return False
-    return any(p.combo.rank > previous.rank for p in plays_of_kind(hand, previous.kind, previous.chain))
+    return next(plays_of_kind(hand, previous.kind, previous.chain, previous.rank), None) is not None

@@ -234,3 +234,23 @@ def test_hard_at_six_seats_plans_further_with_the_others_longest_moves():
     state = G.with_board(G.new_state({}, 6, 0), pieces, turn=1)
     state, moves = hard_among_easy(state, 1, 20)
     assert 1 in state.finished and moves <= 14, (moves, G.text(G.view(state, None), TR))
+
+
+def test_hard_at_six_seats_does_not_hold_the_door_for_another():
+    """A middle game at six seats (from the bench's games): seat 3's goal, hard's start point,
+    is full but for two holes, and hard's m3 is one of its stones (a goal full of anyone's pieces,
+    one of them its owner's, counts). Racing on, hard let seat 3 finish two rounds later and came
+    second; it now puts the ways on which another finishes first after all others, keeps a hole
+    of that goal open and finishes first."""
+    seats = (
+        "m3 k7 m9 u9 l12 l14 n14 p14 l16 n16",
+        "g5 m5 b6 i7 d8 m11 w11 v12 x12 u13",
+        "n4 q5 v6 m7 v8 o9 d10 g11 i11 e13",
+        "m1 l2 n2 j4 l4 p4 g9 e11 k11 q13",
+        "d6 f6 h8 f10 q11 s11 g13 i13 s13 k15",
+        "o5 j6 o7 q7 q9 s9 b12 d12 f12 m13",
+    )
+    pieces = {label: seat for seat, labels in enumerate(seats) for label in labels.split()}
+    state = G.with_board(G.new_state({}, 6, 0), pieces)
+    state, _ = hard_among_easy(state, 0, 20)
+    assert state.finished[:1] == (0,), G.text(G.view(state, None), TR)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 
 from engines.base import Limit
 from engines.doudizhu import DouDizhu, Move, State, ai
 from engines.doudizhu.cards import BLACK_JOKER, RED_JOKER, TWO, counts_of_cards, ranks_of_counts
-from engines.doudizhu.plan import plan
+from engines.doudizhu.plan import HAND_COST, _search, group_value, plan
 from engines.doudizhu.players import random_player, rule_player
 from engines.doudizhu.rules import classify
 from engines.doudizhu.solver import Solver
@@ -228,6 +229,19 @@ def test_plan_splits_into_legal_plays() -> None:
         assert tuple(total) == hand and split.hands == len(split.groups)
     # a straight and a rocket: two hands, not seven
     assert plan(counts_of_cards(cards("3 4 5 6 7 BJ RJ"))).hands == 2
+
+
+def test_the_splits_are_those_of_the_search_before_it_was_made_faster() -> None:
+    """The search of splits adds up the scores alone and makes the groups of the best split only (about 1.6
+    times faster: hard's playouts split thousands of sampled hands a move); the splits are the same as
+    before, to the order of the groups (the digest of 1,000 random hands' splits, made with the old search)."""
+    rng = random.Random(5)
+    digest = hashlib.sha256()
+    for _ in range(1000):
+        split = _search(counts_of_cards(rng.sample(range(54), rng.randint(1, 20))))
+        assert split.score == sum(group_value(g.combo) for g in split.groups) - HAND_COST * split.hands
+        digest.update(repr(split).encode())
+    assert digest.hexdigest()[:12] == "1e71e0687207"
 
 
 def test_exact_endgame_finds_the_forced_win() -> None:

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engines.doudizhu.cards import counts_of_cards, ranks_of_counts
-from engines.doudizhu.rules import Combo, all_plays, answers, beats, classify
+from engines.doudizhu.rules import KINDS, Combo, all_plays, answers, beats, classify, has_answer, plays_of_kind
 from tests.engines.ddz_bruteforce import all_multisets, legal_plays
 
 DECK_LIMIT = (4,) * 13 + (1, 1)
@@ -132,6 +132,21 @@ def test_generator_matches_classifier_on_random_hands() -> None:
             assert previous is not None
             want = {s for s in expected if beats(classify(s), previous)}  # type: ignore[arg-type]
             assert {p.counts for p in answers(hand, previous)} == want
+
+
+def test_plays_above_a_rank_are_the_plays_of_higher_rank() -> None:
+    """plays_of_kind(..., above) skips the lower plays without making them: the same plays, in the same order, as
+    filtering all of them; answers() and has_answer() (which use it) agree with each other."""
+    rng = random.Random(6)
+    for _ in range(300):
+        hand = counts_of_cards(rng.sample(range(54), rng.randint(1, 20)))
+        for kind in KINDS:
+            for chain in (0, 1, 2, 3, 5, 7):
+                every = list(plays_of_kind(hand, kind, chain))
+                for above in range(-1, 15):
+                    assert list(plays_of_kind(hand, kind, chain, above)) == [p for p in every if p.combo.rank > above]
+                    previous = Combo(kind, above, chain, 0)
+                    assert has_answer(hand, previous) == bool(answers(hand, previous))
 
 
 def test_comparisons() -> None:
