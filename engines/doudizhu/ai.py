@@ -74,6 +74,7 @@ from engines.doudizhu.rules import (
     beats,
     classify,
     has_answer,
+    has_plain_answer,
     plays_of_kind,
 )
 from engines.doudizhu.solver import OutOfNodes, Solver
@@ -494,18 +495,12 @@ PASS_WEIGHT = 0.2
 SAMPLE_TRIES = 20  # draws per world wanted, at most, when worlds are sampled by their weight
 
 
-def _plain_answer(hand: Counts, combo: Combo) -> bool:
-    if combo.kind in (BOMB, ROCKET):
-        return False
-    return next(plays_of_kind(hand, combo.kind, combo.chain, combo.rank), None) is not None
-
-
 def world_weight(k: Knowledge, hands: Sequence[Counts]) -> float:
     """How likely a deal of the unseen cards is, by the passes seen (1: nothing speaks against it)."""
     weight = 1.0
     for seat, combo, later in k.passes:
         then = tuple(map(add, hands[seat], later))
-        if _plain_answer(then, combo):
+        if has_plain_answer(then, combo):
             weight *= PASS_WEIGHT
     return weight
 

@@ -253,6 +253,11 @@ def has_answer(hand: Sequence[int], previous: Combo) -> bool:
         return True
     if any(hand[r] == 4 and (previous.kind != BOMB or r > previous.rank) for r in range(TWO + 1)):
         return True
-    if previous.kind == BOMB:
+    return has_plain_answer(hand, previous)
+
+
+def has_plain_answer(hand: Sequence[int], previous: Combo) -> bool:
+    """Whether `hand` can beat `previous` with a play of its own kind (no bomb, no rocket)."""
+    if previous.kind in (BOMB, ROCKET):
         return False
     return next(plays_of_kind(hand, previous.kind, previous.chain, previous.rank), None) is not None
