@@ -218,6 +218,8 @@ class SQLiteStorage(SQLOutbox):
                 raise Conflict(session.id)
             if isinstance(outcome, sqlite3.Error):
                 raise StorageUnavailable(str(outcome)) from outcome
+            if isinstance(outcome, Exception):
+                raise outcome  # its own fault, not the database's (nothing of it was written)
             session.version += 1
             session.saved_seats = [replace(seat) for seat in session.seats]
             return

@@ -5,12 +5,14 @@ background work is held by one owner at a time until it lets go or its lease run
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from bot.session import Change, ChannelBusy, Conflict, MoveRow, Result, Seat, Session, SessionStatus
-from bot.storage import Storage, open_storage
+from bot.storage import Storage, grouped, open_storage
 from bot.storage.contract import Storage as Contract
 from bot.storage.postgres import PostgresStorage
 from bot.storage.sqlite import SQLiteStorage
@@ -266,3 +268,70 @@ async def test_a_save_that_fails_on_its_own_fails_alone(store: Storage) -> None:
         stored = await store.get(s.id or 0)
         assert (stored.version, stored.state) == ((1, {"heaps": [3, 4]}) if n == 5 else (2, {"heaps": [n, n]}))
         assert len(await store.moves(s.id or 0)) == (1 if n == 5 else 2)
+
+
+async def _saved_together(store: Storage, count: int, bad: int, spoil) -> tuple[list[Session], list[object]]:  # type: ignore[no-untyped-def]
+    """`count` sessions saved at once (on SQLite the `bad`-th, spoilt by `spoil`, in one
+    transaction with others: checked); each save's outcome (None, or what it raised)."""
+    sessions = [await store.create(a_session(f"c:{n}", SessionStatus.PLAYING)) for n in range(count)]
+    for n, s in enumerate(sessions):
+        s.state = {"heaps": [n, n]}
+    spoil(sessions[bad])
+    batches: list[int] = []
+    if isinstance(store, SQLiteStorage):
+        hop = store._group._hop
+
+        async def counted(fn, batch):  # type: ignore[no-untyped-def]
+            batches.append(len(batch))
+            return await hop(fn, batch)
+
+        store._group._hop = counted
+    outcomes = await asyncio.gather(*(store.save(s, Change(move=MoveRow(0, 0, "1 1", False, {}, NOW)))
+                                      for s in sessions), return_exceptions=True)  # fmt: skip
+    if isinstance(store, SQLiteStorage):
+        ends = [sum(batches[: n + 1]) for n in range(len(batches))]  # the saves in order, batch by batch
+        shared = next(size for size, end in zip(batches, ends, strict=True) if bad < end)
+        assert sum(batches) == count and shared > 1, batches  # the bad one shared a transaction
+    return sessions, list(outcomes)
+
+
+async def _committed_but(store: Storage, sessions: list[Session], bad: int) -> None:
+    for n, s in enumerate(sessions):
+        stored = await store.get(s.id or 0)
+        assert (stored.version, stored.state) == ((0, {"heaps": [3, 4]}) if n == bad else (1, {"heaps": [n, n]}))
+        assert len(await store.moves(s.id or 0)) == (0 if n == bad else 1)
+
+
+async def test_a_save_that_raises_any_error_fails_alone(store: Storage) -> None:
+    """A save the driver cannot even bind (a name with a lone surrogate, which UTF-8 cannot
+    encode: not a database error) gets its own error and writes nothing; the saves that shared
+    its transaction are committed and say so."""
+
+    def unencodable(session: Session) -> None:
+        session.seats[1] = replace(session.seats[1], name="b\udfffb")
+
+    sessions, outcomes = await _saved_together(store, 8, 7, unencodable)
+    assert outcomes[:7] == [None] * 7
+    assert isinstance(outcomes[7], Exception) and "surrogates not allowed" in str(outcomes[7])  # its own error
+    await _committed_but(store, sessions, 7)
+
+
+@pytest.mark.backends("sqlite")
+async def test_a_save_whose_error_undoes_the_whole_transaction_fails_alone(
+        store: SQLiteStorage, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """SQLite rolls a whole transaction back on some errors of one statement (a full disk, an I/O
+    error), savepoints and all: the saves that shared it are written again, each in a transaction
+    of its own, and only the one at fault fails."""
+    real, spoilt = grouped.write, set()
+
+    def rolls_all_back(conn: sqlite3.Connection, rows: grouped.Rows) -> bool:
+        written = real(conn, rows)
+        if rows[0][-2] in spoilt:  # the UPDATE's parameters end with the session's id and version
+            conn.execute("ROLLBACK")  # as SQLite does by itself on SQLITE_FULL or SQLITE_IOERR
+            raise sqlite3.OperationalError("database or disk is full")
+        return written
+
+    monkeypatch.setattr(grouped, "write", rolls_all_back)
+    sessions, outcomes = await _saved_together(store, 8, 4, lambda session: spoilt.add(session.id))
+    assert [type(o).__name__ for o in outcomes] == ["NoneType"] * 4 + ["StorageUnavailable"] + ["NoneType"] * 3
+    await _committed_but(store, sessions, 4)
