@@ -103,6 +103,9 @@ class Host:
         # What each commit owes its channel, sent at least once (the platforms that publish through it).
         self.outbox = Outbox(store, clock, self.autoplay.owner, lease_seconds, self._regenerate, self.core.lock)
         self.core.owed = self.outbox
+        # Ratings rated again after a link, in the background (other processes' requests: looked for as work is).
+        self.rerater = ladder.Rerater(store, self.autoplay.owner, lease_seconds, self.autoplay.poll)
+        self.core.rerate = self.rerater.wake
 
     @property
     def ai(self) -> AIRunner:
@@ -137,14 +140,17 @@ class Host:
         await ladder.catch_up(self.store)  # games whose rating failed when they ended (logged then)
         self.outbox.start()  # first: what a stopped process still owed the channels
         await self.autoplay.start()
+        self.rerater.start()  # and any re-rating a stopped process left half done
 
     async def stop(self) -> None:
+        await self.rerater.stop()
         await self.autoplay.stop()
         await self.outbox.stop()
 
     async def idle(self) -> None:
-        """Wait until no AI is thinking (tests and benchmarks use this)."""
+        """Wait until no AI is thinking and no rating is being rated again (tests and benchmarks use this)."""
         await self.autoplay.idle()
+        await self.rerater.idle()
 
     async def expire_due(self) -> None:
         """Act on every session whose wait is over now (the timer loop does this by itself)."""

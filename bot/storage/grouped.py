@@ -141,14 +141,17 @@ class GroupCommit:
         self._waiting: list[tuple[Rows, asyncio.Future[Outcome]]] = []
         self._writer: asyncio.Task[None] | None = None
 
-    async def save(self, rows: Rows) -> Outcome:
-        """`rows` written and committed (True), stale (False), or its own error (nothing written);
-        a transaction that could not begin is raised."""
+    async def save(self, rows: Rows) -> bool:
+        """`rows` written and committed (True), or stale (False); its own error (nothing of it
+        written), or the error of a transaction that could not begin, is raised."""
         future: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
         self._waiting.append((rows, future))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.ensure_future(self._write())
-        return await future
+        outcome = await future
+        if isinstance(outcome, Exception):
+            raise outcome
+        return outcome
 
     async def _write(self) -> None:
         while self._waiting:

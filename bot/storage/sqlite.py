@@ -214,12 +214,8 @@ class SQLiteStorage(SQLOutbox):
         change = change or Change()
         if not change.results:  # with the other channels' saves of the moment, in one transaction
             outcome = await self._group.save(rows_of(session, change))
-            if outcome is False:
+            if not outcome:  # its own error (nothing of it written) is raised, SQLite's as StorageUnavailable
                 raise Conflict(session.id)
-            if isinstance(outcome, sqlite3.Error):
-                raise StorageUnavailable(str(outcome)) from outcome
-            if isinstance(outcome, Exception):
-                raise outcome  # its own fault, not the database's (nothing of it was written)
             session.version += 1
             session.saved_seats = [replace(seat) for seat in session.seats]
             return
