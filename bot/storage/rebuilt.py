@@ -89,8 +89,8 @@ async def games_of(tx: Tx, accounts: Sequence[str]) -> list[str]:
 async def next_games(tx: Tx, build: Build, most: int) -> list[int]:
     """The sessions of the next `most` games to rate into the build, in order."""
     at, session = build.after
-    rows = await tx.rows("SELECT DISTINCT at, session_id FROM results WHERE game=? AND"
-                         " (at>? OR (at=? AND session_id>?)) ORDER BY at, session_id LIMIT ?",
+    rows = await tx.rows("SELECT DISTINCT at, session_id FROM results WHERE game=? AND at>=? AND"
+                         " (at>? OR session_id>?) ORDER BY at, session_id LIMIT ?",
                          build.game, at, at, session, most)  # fmt: skip
     return [r["session_id"] for r in rows]
 
@@ -213,19 +213,18 @@ class SQLRebuilds(SQLRatings):
                          " sweep=1 WHERE game=?", build.game)  # fmt: skip
 
     async def _sweep(self, build: Build, owner: str) -> None:
-        """Delete up to `SWEEP` rows of each table of epochs neither current nor being built; none left:
-        the row is done (and its lease given up)."""
-        keep = (build.current, build.building if build.building is not None else build.current)
+        """Delete up to `SWEEP` rows of each table of the epochs before the current one (with no build
+        under way, there are no others: each build's epoch is above every earlier one); none left: the
+        row is done (and its lease given up)."""
         async with self._writing() as tx:
             if not await self._holds(tx, build, owner):
                 return
             gone = 0
-            for table, key in (("ratings", "player"), ("rated_games", "session_id"), ("rating_changes", "session_id")):
-                gone += len(await tx.rows(
-                    f"DELETE FROM {table} WHERE game=? AND epoch NOT IN (?, ?) AND {key} IN (SELECT {key} FROM {table}"
-                    f" WHERE game=? AND epoch NOT IN (?, ?) LIMIT ?) RETURNING {key}",
-                    build.game, *keep, build.game, *keep, SWEEP,
-                ))  # fmt: skip
+            for table, key in (("ratings", "game, epoch, player"), ("rated_games", "session_id, epoch"),
+                               ("rating_changes", "session_id, epoch, player")):  # each table's primary key
+                gone += len(await tx.rows(f"DELETE FROM {table} WHERE ({key}) IN (SELECT {key} FROM {table}"
+                                          " WHERE game=? AND epoch<? LIMIT ?) RETURNING epoch",
+                                          build.game, build.current, SWEEP))  # fmt: skip
             if not gone:
                 await tx.run("UPDATE rating_epochs SET sweep=0, lease_owner=NULL, lease_until=NULL WHERE game=?",
                              build.game)  # fmt: skip
