@@ -45,16 +45,21 @@ FREE = f"(lease_owner IS NULL OR lease_owner=:owner OR lease_until < {NOW})"
 
 
 def _guarded(method: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
-    """SQLite's errors out of `method` become `StorageUnavailable`."""
+    """SQLite's errors out of `method` become `StorageUnavailable` (as do those of a closed store)."""
 
     @functools.wraps(method)
     async def guarded(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return await method(*args, **kwargs)
-        except sqlite3.Error as error:
-            raise StorageUnavailable(str(error)) from error
+        except (sqlite3.Error, ValueError) as error:
+            raise _unavailable(args[0], error) from error
 
     return guarded
+
+
+def _unavailable(store: Any, error: Exception) -> Exception:
+    sql, closed = isinstance(error, sqlite3.Error), store.db._connection is None  # closed: aiosqlite's ValueError
+    return StorageUnavailable(str(error) if sql else "the database is closed") if sql or closed else error
 
 
 class SQLiteTx(Tx):
@@ -261,16 +266,16 @@ class SQLiteStorage(SQLOutbox):
         try:
             async with self._lock:
                 yield SQLiteTx(self.db)
-        except sqlite3.Error as error:
-            raise StorageUnavailable(str(error)) from error
+        except (sqlite3.Error, ValueError) as error:
+            raise _unavailable(self, error) from error
 
     @contextlib.asynccontextmanager
     async def _writing(self) -> AsyncIterator[Tx]:
         try:
             async with self._transaction():
                 yield SQLiteTx(self.db)
-        except sqlite3.Error as error:
-            raise StorageUnavailable(str(error)) from error
+        except (sqlite3.Error, ValueError) as error:
+            raise _unavailable(self, error) from error
 
     async def _write_seats(self, session: Session) -> None:
         await self.db.executemany(SEATS, seat_rows(session))
@@ -298,9 +303,8 @@ class SQLiteStorage(SQLOutbox):
 
     @_guarded
     async def next_deadline(self) -> float | None:
-        async with self._between():
-            sql = f"SELECT MIN(deadline) FROM sessions WHERE deadline IS NOT NULL AND {ACTIVE}"
-            return (await (await self.db.execute(sql)).fetchone())[0]
+        return (await self._rows(f"SELECT MIN(deadline) AS d FROM sessions WHERE deadline IS NOT NULL AND {ACTIVE}")
+                )[0]["d"]  # fmt: skip
 
     async def _one(self, sql: str, *params: Any) -> Session | None:
         found = await self._many(sql, *params)
@@ -331,9 +335,8 @@ class SQLiteStorage(SQLOutbox):
                 f"{served} RETURNING id",
                 {"owner": owner, "lease": lease, "now": now, **names},
             )
-        if not rows:
-            return []
-        found = await self._many(f"SELECT * FROM sessions WHERE id IN ({','.join(str(r[0]) for r in rows)})")
+        found = await self._many(f"SELECT * FROM sessions WHERE id IN ({','.join(str(r[0]) for r in rows)})") \
+            if rows else []  # fmt: skip
         return sorted(found, key=lambda s: (s.deadline is None, s.deadline or 0.0, s.id))
 
     @_guarded

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.session import Change, ChannelBusy, Conflict, MoveRow, Result, Seat, Session, SessionStatus
-from bot.storage import Storage, grouped, open_storage
+from bot.storage import Storage, StorageUnavailable, grouped, open_storage
 from bot.storage.contract import Storage as Contract
 from bot.storage.postgres import PostgresStorage
 from bot.storage.sqlite import SQLiteStorage
@@ -335,3 +335,31 @@ async def test_a_save_whose_error_undoes_the_whole_transaction_fails_alone(
     sessions, outcomes = await _saved_together(store, 8, 4, lambda session: spoilt.add(session.id))
     assert [type(o).__name__ for o in outcomes] == ["NoneType"] * 4 + ["StorageUnavailable"] + ["NoneType"] * 3
     await _committed_but(store, sessions, 4)
+
+
+@pytest.mark.backends("sqlite")
+async def test_calls_racing_with_close_are_told_the_storage_is_unavailable(store: SQLiteStorage) -> None:
+    """A process stopping closes its store while commands and background work may still be on their
+    way: each of them gets `StorageUnavailable` (the host answers "try again"), never aiosqlite's
+    ValueError for a closed connection, which escaped as a crash."""
+    sessions = [await store.create(a_session(f"c:{n}", SessionStatus.PLAYING)) for n in range(10)]
+    done = 0
+
+    async def busy(s: Session) -> None:
+        nonlocal done
+        for ply in range(1000):
+            await store.save(s, Change(move=MoveRow(ply, ply % 2, "1 1", False, {}, NOW)))
+            await store.enter(s.channel)
+            await store.next_deadline()
+            await store.skills("nim")
+            done += 1
+
+    tasks = [asyncio.ensure_future(busy(s)) for s in sessions]
+    async with asyncio.timeout(60):
+        while done < 30:
+            await asyncio.sleep(0.001)
+    await store.close()
+    outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+    assert {type(o).__name__ for o in outcomes} == {"StorageUnavailable"}, outcomes
+    with pytest.raises(StorageUnavailable, match="closed"):
+        await store.get(sessions[0].id or 0)
