@@ -20,14 +20,16 @@ the ratings in the transaction with asynchronous code, so the store writes them 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
+import logging
 import sqlite3
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from bot.session import Change, Notice, Session
 from bot.storage.contract import dump, offer_outcome
+
+log = logging.getLogger(__name__)
 
 UPDATE = ("UPDATE sessions SET status=?, options=?, seed=?, state=?, version=?, deadline=?, offer=?, outcome=?,"
           " ply=?, updated_at=?, bot_turn=? WHERE id=? AND version=?")  # fmt: skip
@@ -98,11 +100,11 @@ def write_all(conn: sqlite3.Connection, batch: Sequence[Rows]) -> list[Outcome]:
         conn.execute("COMMIT")
         return outcomes
     except Exception:
-        _roll_back(conn)
+        roll_back(conn)
         if len(batch) == 1:
             raise
     except BaseException:
-        _roll_back(conn)
+        roll_back(conn)
         raise
     return [_alone(conn, rows) for rows in batch]  # whose fault it was, each save's own transaction tells
 
@@ -126,10 +128,13 @@ def _alone(conn: sqlite3.Connection, rows: Rows) -> Outcome:
         return error
 
 
-def _roll_back(conn: sqlite3.Connection) -> None:
+def roll_back(conn: sqlite3.Connection) -> None:
+    """Roll back the transaction the connection is in, if any (a failure to: logged)."""
     if conn.in_transaction:
-        with contextlib.suppress(sqlite3.Error):
+        try:
             conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            log.exception("rolling back failed")
 
 
 class GroupCommit:

@@ -22,7 +22,6 @@ import asyncio
 import contextlib
 import functools
 import json
-import logging
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import replace
@@ -32,12 +31,11 @@ import aiosqlite
 
 from bot.session import Change, ChannelBusy, Conflict, MoveRow, Notice, Session
 from bot.storage.contract import StorageUnavailable, dump, move_of, offer_outcome, session_of
-from bot.storage.grouped import NOTICE, NOW, SEATS, GroupCommit, notice_row, rows_of, seat_rows, write
+from bot.storage.grouped import NOTICE, NOW, SEATS, GroupCommit, notice_row, roll_back, rows_of, seat_rows, write
 from bot.storage.migrations import MIGRATIONS, newer, statements
 from bot.storage.outboxed import SQLOutbox
 from bot.storage.rated import Tx, rate_finished
 
-log = logging.getLogger(__name__)
 P = ParamSpec("P")
 R = TypeVar("R")
 ACTIVE = "status IN ('lobby', 'playing')"
@@ -246,19 +244,18 @@ class SQLiteStorage(SQLOutbox):
     @contextlib.asynccontextmanager
     async def _transaction(self) -> AsyncIterator[None]:
         """One write transaction on the connection: committed when the block ends, else rolled back.
-        SQLite rolls back by itself on some errors (a full disk): then the error is raised as it
-        is, not hidden behind a failed ROLLBACK."""
+        The rollback is a trip to the database's thread, queued after every trip of the block, so
+        it comes after one its task stopped waiting for (cancelled: the trip runs all the same),
+        and the connection is never left in a transaction; it is not tried when SQLite rolled
+        back by itself (a full disk) or the store is closed: the block's error is raised as it is."""
         async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
             try:
+                await self.db.execute("BEGIN IMMEDIATE")
                 yield
                 await self.db.execute("COMMIT")
             except BaseException:
-                if self.db.in_transaction:
-                    try:
-                        await self.db.execute("ROLLBACK")
-                    except sqlite3.Error:
-                        log.exception("rolling back failed")
+                with contextlib.suppress(ValueError):  # closed meanwhile: nothing is left open
+                    await self.db._execute(roll_back, self.db._conn)
                 raise
 
     @contextlib.asynccontextmanager

@@ -5,6 +5,7 @@ background work is held by one owner at a time until it lets go or its lease run
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.session import Change, ChannelBusy, Conflict, MoveRow, Result, Seat, Session, SessionStatus
-from bot.storage import Storage, StorageUnavailable, grouped, open_storage
+from bot.storage import Storage, StorageUnavailable, Throttle, grouped, open_storage
 from bot.storage.contract import Storage as Contract
 from bot.storage.postgres import PostgresStorage
 from bot.storage.sqlite import SQLiteStorage
@@ -363,3 +364,21 @@ async def test_calls_racing_with_close_are_told_the_storage_is_unavailable(store
     assert {type(o).__name__ for o in outcomes} == {"StorageUnavailable"}, outcomes
     with pytest.raises(StorageUnavailable, match="closed"):
         await store.get(sessions[0].id or 0)
+
+
+@pytest.mark.backends("sqlite")
+async def test_a_transaction_whose_task_is_cancelled_leaves_the_connection_out_of_it(store: SQLiteStorage) -> None:
+    """A task cancelled while it waits for a trip of its transaction (the host stopping its
+    background work, say): the trip runs in the database's thread all the same, and the rollback
+    comes after it, so the next transaction begins (was: 'cannot start a transaction within a
+    transaction' for every write after it, and the one-trip writes left uncommitted)."""
+    for turn in range(20):
+        task = asyncio.ensure_future(store.issue_code("u:a", f"CODE{turn:02d}", NOW, NOW + 600))
+        for _ in range(turn % 4):  # cancelled at its BEGIN, its DELETE, its INSERT, its COMMIT
+            await asyncio.sleep(0)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        await store.issue_code("u:b", f"NEXT{turn:02d}", NOW, NOW + 600)
+        assert not store.db.in_transaction
+    assert (await store.redeem_code("u:c", "NEXT19", NOW, Throttle(900.0, 5, 50))).owner == "u:b"
