@@ -94,7 +94,10 @@ async def database_clock(store: Storage) -> float:
 
 class Proxy:
     """A TCP proxy to the server: `cut()` drops every connection and refuses new ones (the
-    server is gone, as far as the client can tell), `restore()` lets them through again."""
+    server is gone, as far as the client can tell), `restore()` lets them through again;
+    `stall()` holds every byte either way, on the connections open and on new ones (which it
+    still accepts: the server hangs, as a paused one does), `resume()` lets them flow again,
+    what was held first."""
 
     def __init__(self, target: str | None = None) -> None:
         parts = urlsplit(target or admin_url())
@@ -103,6 +106,9 @@ class Proxy:
         self.listen_port = 0
         self.pipes: set[asyncio.Task[None]] = set()
         self.writers: set[asyncio.StreamWriter] = set()
+        self.flowing = asyncio.Event()
+        self.flowing.set()
+        self.marker: bytes | None = None
 
     def url(self, database_url: str) -> str:
         """`database_url`, reached through the proxy."""
@@ -124,6 +130,22 @@ class Proxy:
             task.cancel()
         await asyncio.gather(*self.pipes, return_exceptions=True)
 
+    def stall(self) -> None:
+        self.flowing.clear()
+
+    def stall_at(self, marker: bytes) -> None:
+        """Stall when the client sends `marker` (a statement's text: sent the first time a
+        connection prepares it), what came before it forwarded."""
+        self.marker = marker
+
+    @property
+    def stalled(self) -> bool:
+        return not self.flowing.is_set()
+
+    def resume(self) -> None:
+        self.marker = None
+        self.flowing.set()
+
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             up_reader, up_writer = await asyncio.open_connection(self.host, self.port)
@@ -139,6 +161,9 @@ class Proxy:
     async def _pipe(self, source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
         try:
             while data := await source.read(65536):
+                if self.marker is not None and self.marker in data:
+                    self.flowing.clear()
+                await self.flowing.wait()
                 sink.write(data)
                 await sink.drain()
         except (OSError, asyncio.IncompleteReadError):
