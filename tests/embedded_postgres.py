@@ -26,6 +26,8 @@ import warnings
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from bot.storage.pgdriver import shown
+
 GIVEN = "GAMEHOST_TEST_POSTGRES"
 DEFAULT = "GAMEHOST_TEST_POSTGRES_DEFAULT"
 STANDARD = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -71,7 +73,7 @@ class Embedded:
             from pgserver._commands import POSTGRES_BIN_PATH
 
             self.data.mkdir()
-            if os.geteuid() == 0:  # postgres will not run as root
+            if getattr(os, "geteuid", lambda: -1)() == 0:  # postgres will not run as root
                 self.user = OWNER
                 entry = utils.ensure_user_exists(OWNER)
                 utils.ensure_prefix_permissions(self.data)  # the owner reaches the directory
@@ -135,12 +137,12 @@ def choose() -> tuple[Embedded | None, str]:
     """Settle which server this run uses and export its URL; the embedded server if one was
     started (the caller stops it), and one line that says which."""
     if os.environ.get(GIVEN):
-        return None, f"PostgreSQL: {os.environ[GIVEN]} ({GIVEN})"
+        return None, f"PostgreSQL: {shown(os.environ[GIVEN])} ({GIVEN})"
     tried = admin_url()
     if answers(tried):
         os.environ[GIVEN] = tried
-        return None, f"PostgreSQL: {tried}"
+        return None, f"PostgreSQL: {shown(tried)}"
     server = Embedded()
     os.environ[GIVEN] = server.start()
-    return server, (f"PostgreSQL: nothing answers at {tried}; started an embedded PostgreSQL for this run at"
+    return server, (f"PostgreSQL: nothing answers at {shown(tried)}; started an embedded PostgreSQL for this run at"
                     f" {server.url} (data in {server.data}, deleted at the end)")  # fmt: skip
