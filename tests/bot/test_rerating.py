@@ -16,6 +16,7 @@ import pytest
 from bot import ratings
 from bot.ratings import Entry, Played
 from bot.storage import Storage, open_storage, rebuilt
+from bot.storage.postgres import PostgresStorage
 from tests.bot.test_ratings_storage import finished
 from tests.bot.test_standings import nim_win, written
 from tests.conftest import ALICE, BOB, BOTH, CAROL, Table
@@ -36,6 +37,7 @@ async def store(database: Path | str):
 @pytest.fixture(autouse=True)
 def _small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(rebuilt, "CHUNK", 3)  # a build of a few games takes several steps
+    monkeypatch.setattr(PostgresStorage, "_chunks", 1)  # on both databases alike
     monkeypatch.setattr(rebuilt, "SWEEP", 4)
 
 
