@@ -46,8 +46,13 @@ class Pictures:
         with metrics.rendering("standings"):
             return await self._run(draw, *args)
 
+    @property
+    def warming(self) -> bool:
+        """Whether the workers are starting (pictures are drawn in this process meanwhile)."""
+        return self._pool.warming
+
     async def _run(self, draw: Callable[..., bytes], *args: Any) -> bytes:
-        if self._pool.warming:  # the workers are starting: drawn here now rather than seconds later
+        if self.warming:  # the workers are starting: drawn here now rather than seconds later
             return await asyncio.to_thread(draw, *args)
         return await self._pool.run(draw, *args)
 

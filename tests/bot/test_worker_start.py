@@ -21,7 +21,7 @@ from pathlib import Path
 import render
 from bot.pictures import Pictures
 from tests.bot.test_ai_pool import alive, descendants, wait_for
-from tests.conftest import ALICE, Clock, close_table, open_table
+from tests.conftest import ALICE, Clock, close_table, open_table, until
 
 ROOT = Path(__file__).parents[2]
 PNG = b"\x89PNG"
@@ -48,9 +48,9 @@ async def test_while_the_picture_workers_start_the_bot_answers_with_its_pictures
             assert any(r.image and r.image.startswith(PNG) for r in started), started
             moved = await table.say(ALICE, "/take 1 1")
             assert any(r.image and r.image.startswith(PNG) for r in moved), moved
-        assert pictures._pool.warming and not go.exists()  # all that while, the worker had not started
+        assert pictures.warming and not go.exists()  # all that while, the worker had not started
         go.touch()
-        await wait_for_warm(pictures)
+        await until(lambda: not pictures.warming)
         [worker] = pictures.processes()
         assert alive(worker)
         async with asyncio.timeout(60):
@@ -60,12 +60,6 @@ async def test_while_the_picture_workers_start_the_bot_answers_with_its_pictures
         go.touch()
         await close_table(table)
         pictures.close()
-
-
-async def wait_for_warm(pictures: Pictures) -> None:
-    async with asyncio.timeout(60):
-        while pictures._pool.warming:
-            await asyncio.sleep(0.01)
 
 
 def test_ctrl_c_stops_the_console_bot_and_its_workers_without_a_traceback(tmp_path: Path) -> None:
