@@ -165,6 +165,10 @@ class DiscordBot:
             return bool(client.shards) and all(not shard.is_closed() for shard in client.shards.values())
         return client.ws is not None and client.ws.open
 
+    def readiness(self) -> bool:
+        """For /readyz: `connected`."""
+        return self.connected()
+
     async def start(self) -> None:
         """Log in, sync the commands, and connect in the background. A token Discord refuses, or
         a Discord it cannot reach (that may come back: `transient`), raises StartFailed."""
