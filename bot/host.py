@@ -35,7 +35,7 @@ from bot.pictures import Pictures
 from bot.replies import board, lobby
 from bot.session import ChannelBusy, Conflict, Outgoing, Session, SessionStatus
 from bot.storage import Storage, StorageUnavailable
-from engines.base import JSON, Refusal
+from engines.base import JSON, Msg, OpenRefusal, Refusal
 from render import draw as draw_picture
 from render.base import RenderContext
 
@@ -44,6 +44,7 @@ log = logging.getLogger(__name__)
 Deliver = Callable[[str, list[Reply]], Awaitable[None]]
 Respond = Callable[[list[Reply]], Awaitable[None]]
 BUTTON = re.compile(r"(\d{1,18})\.(\d{1,18}|\*)\.(.{1,60})")
+HOST_WORDS = ("host.", "ratings.", "commands.")  # the host's own catalogs: no game's words
 
 
 @dataclass(frozen=True)
@@ -283,9 +284,7 @@ class Host:
             else:
                 replies = await self._dispatch(Request(event, command, tr, reader, session))
         except Refusal as refusal:
-            # What a player of a hidden-hand game is refused may tell what they hold ("You have
-            # no second 7"): to them alone, always. Other refusals hide nothing.
-            told = secret if self._holds_hidden(session, event.user.id) else notice
+            told = secret if self._may_tell_hidden(refusal, session, event.user.id) else notice
             replies = [told(event.user, reader, clean.quoting(refusal.msg, text))]
         except ChannelBusy:
             replies = [notice(event.user, reader, t("host.channel_busy"))]
@@ -293,10 +292,14 @@ class Host:
             replies = [notice(event.user, reader, t("host.try_again"))]
         return in_language(replies, tr)
 
-    def _holds_hidden(self, session: Session | None, user_id: str) -> bool:
-        """Whether `user_id` plays, in `session`, a game in which players hold hidden cards."""
-        return (session is not None and session.status == SessionStatus.PLAYING
-                and self.games[session.game].hidden_hands and session.seat_of(user_id) is not None)  # fmt: skip
+    def _may_tell_hidden(self, refusal: Refusal, session: Session | None, user_id: str) -> bool:
+        """Whether `refusal` may tell what `user_id` holds ("You have no second 7": then it is for them
+        alone): they hold hidden cards in `session`, and the refusal is the game's, unless the game
+        says it tells nothing (`OpenRefusal`). What the host says in its own words ("It is Alice's
+        turn", "You do not play here") cannot: the host knows no game's rules and reads no hand."""
+        holds = (session is not None and session.status == SessionStatus.PLAYING
+                 and self.games[session.game].hidden_hands and session.seat_of(user_id) is not None)  # fmt: skip
+        return holds and not isinstance(refusal, OpenRefusal) and not _host_words(refusal.msg)
 
     async def _dispatch(self, r: Request) -> list[Reply]:
         """Find the command in the table (or among the channel's game's words) and run it."""
@@ -367,6 +370,12 @@ async def _respond(respond: Respond | None, replies: list[Reply]) -> list[Reply]
     if respond is not None:
         await respond(replies)
     return replies
+
+
+def _host_words(message: Msg) -> bool:
+    """Whether `message`, and every message in it, is in the host's own words."""
+    inner = [v for value in message.params.values() for v in (value if isinstance(value, list | tuple) else [value])]
+    return message.key.startswith(HOST_WORDS) and all(_host_words(v) for v in inner if isinstance(v, Msg))
 
 
 def _its_word(game: engines.Game, word: str) -> bool:

@@ -57,11 +57,20 @@ Translate = Callable[["Msg | str"], str]
 
 
 class Refusal(Exception):
-    """The rules refuse a move or an option; `msg` says why in one sentence."""
+    """The rules refuse a move or an option; `msg` says why in one sentence.
+
+    In a game with hidden hands, what the game refuses a player may tell what their seat holds
+    ("You have no second 7"): the host shows it to that player alone. A refusal that cannot tell
+    it (raised before the rules look at the seat's hidden cards) is an `OpenRefusal`."""
 
     def __init__(self, key: str, **params: Any) -> None:
         super().__init__(key, params)
         self.msg = Msg(key, params)
+
+
+class OpenRefusal(Refusal):
+    """A refusal that tells nothing of what the refused seat holds, even in a game with hidden
+    hands ("The bidding is over"): the host may show it where everyone reads."""
 
 
 def read_number(text: str) -> int | None:
