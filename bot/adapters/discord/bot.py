@@ -31,6 +31,7 @@ import contextlib
 import logging
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import aiohttp
@@ -42,7 +43,7 @@ from discord.gateway import DiscordWebSocket
 from bot import metrics
 from bot.adapters.discord.channels import Channels
 from bot.adapters.discord.commands import CatalogTranslator, Commands
-from bot.adapters.discord.messages import Buttons, attached, chunks, defer, followup
+from bot.adapters.discord.messages import Buttons, attached, chunks, defer, followup, literal
 from bot.host import Host
 from bot.i18n import t
 from bot.model import DISCORD, Event, Everyone, NotSecret, Public, Reply, User
@@ -263,8 +264,8 @@ class DiscordBot:
         log.warning("slash command %r failed: %r", interaction.data, error)
         if not interaction.response.is_done():
             with contextlib.suppress(discord.HTTPException):
-                await interaction.response.send_message((await self._sorry(interaction, "discord.failed")).text,
-                                                        ephemeral=True)  # fmt: skip
+                sorry = await self._sorry(interaction, "discord.failed")
+                await interaction.response.send_message(literal(sorry.text), ephemeral=True)
 
     async def _sorry(self, interaction: discord.Interaction, key: str) -> Reply:
         """What the bot itself says to the user of `interaction`, in their language."""
@@ -341,17 +342,15 @@ class _Answer:
     async def privately(self, reply: Reply) -> None:
         if self.thinking:
             self.thinking = False
-            text, *more = chunks(reply.text)
+            text, *more = chunks(literal(reply.text))
             file = attached(reply)
             await self.interaction.edit_original_response(
                 content=text or None, attachments=[file] if file else [],
                 view=Buttons(reply) if reply.buttons and not more else None,
                 allowed_mentions=discord.AllowedMentions.none(),
             )  # fmt: skip
-            for i, piece in enumerate(more):
-                last = i == len(more) - 1
-                await followup(self.interaction, Reply(piece, buttons=reply.buttons if last else (),
-                                                           audience=reply.audience))
+            if more:
+                await followup(self.interaction, replace(reply, image=None, document=None), more)
         else:
             await followup(self.interaction, reply)
 
