@@ -19,7 +19,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import engines
 from bot import clean, info, ladder, metrics, play, table
@@ -47,13 +47,20 @@ BUTTON = re.compile(r"(\d{1,18})\.(\d{1,18}|\*)\.(.{1,60})")
 HOST_WORDS = ("host.", "ratings.", "commands.")  # the host's own catalogs: no game's words
 
 
+class Play(NamedTuple):
+    """A legal move: as it is typed (the game's notation), and as its player reads it."""
+
+    text: str
+    name: str
+
+
 @dataclass(frozen=True)
 class HiddenHand:
     session: int
     version: int
     channel: str
     lines: list[str]  # the hand, as the game writes it in text
-    plays: list[str]  # the legal moves now, as they are typed (empty when not their turn)
+    plays: list[Play]  # the legal moves now (empty when not their turn)
 
 
 class Notes:
@@ -176,17 +183,18 @@ class Host:
 
     async def legal_moves(self, channel: str, user_id: str) -> list[str]:
         """The moves `user_id` may type now in `channel` (empty when it is not their turn)."""
+        return [play.text for play in await self.plays(channel, user_id, named=False)]
+
+    async def plays(self, channel: str, user_id: str, locale: str | None = None, named: bool = True) -> list[Play]:
+        """The moves `user_id` may make now in `channel`, named in their language (`locale`'s if
+        given; with `named` only: else as typed); empty when it is not their turn."""
         session = await self.store.active(channel)
         seat = session.seat_of(user_id) if session is not None and session.status == SessionStatus.PLAYING else None
         if session is None or seat is None:
             return []
         game = self.games[session.game]
-
-        def moves() -> list[str]:
-            state = game.from_json(session.state)
-            return [game.move_text(state, m) for m in game.legal_moves(state, seat.seat)]
-
-        return await asyncio.to_thread(moves)
+        tr = await self.reader(user_id, locale, channel) if named else None
+        return await asyncio.to_thread(lambda: _plays(game, game.from_json(session.state), seat.seat, tr))
 
     async def hidden_hand(self, user_id: str, platform: str, locale: str | None = None) -> HiddenHand | None:
         """`user_id`'s hand in their most recently active hidden-hand game on `platform`:
@@ -200,10 +208,9 @@ class Host:
         game = self.games[session.game]
         state = game.from_json(session.state)
         seat = session.seat_of(user_id).seat  # type: ignore[union-attr]
-        plays = [game.move_text(state, m) for m in game.legal_moves(state, seat)]
         tr = await self.reader(user_id, locale, session.channel)
         return HiddenHand(session.id or 0, session.version, session.channel, game.private_lines(state, seat, tr),
-                          plays)  # fmt: skip
+                          _plays(game, state, seat, tr))  # fmt: skip
 
     async def translator(self, channel: str) -> Translator:
         """The language of `channel`'s public messages and pictures."""
@@ -370,6 +377,12 @@ async def _respond(respond: Respond | None, replies: list[Reply]) -> list[Reply]
     if respond is not None:
         await respond(replies)
     return replies
+
+
+def _plays(game: engines.Game, state: Any, seat: int, tr: Translator | None) -> list[Play]:
+    """`seat`'s legal moves in `state`, named by `tr` (None: as typed)."""
+    moves = [(game.move_text(state, m), game.move_name(state, m)) for m in game.legal_moves(state, seat)]
+    return [Play(text, tr(name) if tr is not None else text) for text, name in moves]
 
 
 def _host_words(message: Msg) -> bool:

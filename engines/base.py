@@ -331,9 +331,16 @@ class Game(ABC, Generic[S, M]):
     def move_text(self, state: S, move: M) -> str:
         """The move in the game's notation, as `parse_move` reads it back in `state`."""
 
+    def move_name(self, state: S, move: M) -> Msg | str:
+        """`move` (made in `state`) as a player reads it, in their language: by default its notation
+        (`move_text`, the same in every language: `h8`, `3 3 4`); a game whose notation has words
+        names it in the catalog (Dou Dizhu's `bid 1` reads 叫1分 in Chinese), as `parse_move` reads
+        it back too."""
+        return self.move_text(state, move)
+
     def describe(self, state: S, seat: int, move: M) -> Msg:
         """One sentence announcing `move` made in `state`; the host fills in `{name}`."""
-        return Msg("host.moved", {"move": self.move_text(state, move)})
+        return Msg("host.moved", {"move": self.move_name(state, move)})
 
     def prompt(self, state: S, seat: int) -> Msg | None:
         """What `seat`, the seat to move, is asked to do, in one sentence (the host fills in `{name}`),

@@ -290,6 +290,13 @@ class DouDizhu(Game[State, Move]):
             return ranks_text(move.ranks)
         return move.kind
 
+    def move_name(self, state: State, move: Move) -> Msg | str:
+        if move.kind == "bid":
+            return msg("doudizhu.move_bid", bid=move.bid)
+        if move.kind == "pass":
+            return msg("doudizhu.move_pass" if bidding_over(state) else "doudizhu.move_no_bid")
+        return msg("doudizhu.move_call") if move.kind == "call" else self.move_text(state, move)
+
     def describe(self, state: State, seat: int, move: Move) -> Msg:
         if move.kind == "play":
             combo = classify(counts_of_ranks(move.ranks))

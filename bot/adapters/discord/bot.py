@@ -272,17 +272,24 @@ class DiscordBot:
         tr = await self.host.reader(f"{DISCORD}:{interaction.user.id}", interaction.locale.value)
         return Reply(tr(t(key)), language=tr.language, audience=NotSecret(f"{DISCORD}:{interaction.user.id}"))
 
-    async def _suggest_moves(self, interaction: discord.Interaction, prefix: str, current: str) -> list[str]:
-        """Legal moves of the user's seat for /move and the games' move words, matching what is typed."""
+    async def _suggest_moves(self, interaction: discord.Interaction, prefix: str,
+                             current: str) -> list[tuple[str, str]]:  # fmt: skip
+        """Legal moves of the user's seat for /move and the games' move words, matching what is typed:
+        (as they read it, in their language; what is sent)."""
         channel, user_id = channel_key(interaction.channel_id or 0), f"{DISCORD}:{interaction.user.id}"
         try:
-            texts = await asyncio.wait_for(self.host.legal_moves(channel, user_id), 2.0)
+            plays = await asyncio.wait_for(self.host.plays(channel, user_id, interaction.locale.value), 2.0)
         except TimeoutError:
             return []
-        if prefix:
-            texts = [m[len(prefix) :].strip() for m in texts if m.startswith(prefix)]
-        wanted = current.strip().lower()
-        return [m for m in texts if m and m.lower().startswith(wanted)]
+        found = []
+        for play in plays:
+            if not play.text.startswith(prefix):
+                continue
+            value = play.text[len(prefix) :].strip()  # /bid takes "2" of "bid 2"
+            name = value if play.name == play.text else play.name  # words read in the reader's language
+            if value and any(w.lower().startswith(current.strip().lower()) for w in (value, name)):
+                found.append((name, value))
+        return found
 
     # --- replies out ------------------------------------------------------------------------
     async def deliver(self, channel: str, replies: list[Reply]) -> None:
