@@ -46,7 +46,7 @@ async def test_what_tells_a_players_cards_is_private_and_the_rest_is_not(table: 
     # What a player of the game is refused that does not depend on their cards is not secret: the
     # host's refusals, and the game's that come before it looks at the hand.
     for who, typed, said in ((other, "/hint", "It is not your turn"), (other, "/move 3 3", "It is "),
-                             (landlord, "/bid 2", "The bidding is over"), (landlord, "/cancel", "Only ")):
+                             (landlord, "/bid 2", "The bidding is over"), (landlord, "/back", "You")):
         [answer] = await table.say(who, typed)
         assert answer.audience == NotSecret(who.id) and answer.text.startswith(said), (typed, answer.text)
 
