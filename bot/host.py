@@ -111,8 +111,7 @@ class Host:
         # What each commit owes its channel, sent at least once (the platforms that publish through it).
         self.outbox = Outbox(store, clock, self.autoplay.owner, lease_seconds, self._regenerate, self.core.lock)
         self.core.owed = self.outbox
-        # Ratings rated again after a link, in the background (other processes' requests: looked for as work is).
-        self.rerater = ladder.Rerater(store, self.autoplay.owner, lease_seconds, self.autoplay.poll)
+        self.rerater = ladder.Rerater(store, self.autoplay.owner, lease_seconds, self.autoplay.poll)  # after links
         self.core.rerate = self.rerater.wake
 
     @property
@@ -157,8 +156,7 @@ class Host:
 
     async def idle(self) -> None:
         """Wait until no AI is thinking and no rating is being rated again (tests and benchmarks use this)."""
-        await self.autoplay.idle()
-        await self.rerater.idle()
+        await asyncio.gather(self.autoplay.idle(), self.rerater.idle())
 
     async def expire_due(self) -> None:
         """Act on every session whose wait is over now (the timer loop does this by itself)."""
