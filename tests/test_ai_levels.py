@@ -97,11 +97,16 @@ def ddz_endgame(game: Game) -> Any:
 
 
 def test_dou_dizhu_each_level_spends_its_own_work() -> None:
-    """In that endgame normal solves to its whole budget, and hard goes past it."""
+    """Early in a deal (seed 13, the landlord's second play): normal plays its split without a
+    search, hard simulates past all of normal's budget (33,000-59,000 units over ten seeds). In the
+    endgame above: normal solves to its whole budget, and hard goes past it."""
     game = engines.get("doudizhu")
-    state = ddz_endgame(game)
     limits = {level: limit.work for level, limit in game.levels.items()}
-    seen = {level: think(game, state, level) for level in game.levels}
+    opening = played(game, ["pass", "pass", "bid 3", "5", "6", "pass"], seats=3, seed=13, options={"mode": "points"})
+    seen = {level: think(game, opening, level) for level in game.levels}
+    assert seen["easy"]["work"] <= limits["easy"] and seen["normal"]["work"] <= limits["normal"]
+    assert limits["normal"] < seen["hard"]["work"] <= limits["hard"]
+    seen = {level: think(game, ddz_endgame(game), level) for level in game.levels}
     assert seen["easy"]["work"] <= limits["easy"]
     assert seen["normal"]["work"] == limits["normal"]
     assert limits["normal"] < seen["hard"]["work"] <= limits["hard"]
