@@ -110,10 +110,10 @@ async def test_the_same_people_count_less_within_the_hours_the_readme_says(table
 # --- the outbox ---------------------------------------------------------------------------------
 async def test_the_outbox_backs_off_and_gives_up_as_the_readme_says(
         database: Path | str, clock: Clock, caplog: pytest.LogCaptureFixture) -> None:  # fmt: skip
-    """README: "a back-off (1 s doubling to 60 s, on the host's clock)" and "a row still refused
-    after a day" is dropped."""
-    first, most = documented("({n} s doubling to {n} s")
-    [day] = documented("a row still refused after {unit}")
+    """README: "refused, it is tried again with a back-off of 1 s doubling to 60 s, and dropped with
+    an error in the log after a day"."""
+    first, most = documented("a back-off of {n} s doubling to {n} s")
+    [day] = documented("dropped with an error in the log after {unit}")
     platform = Platform()
     table = await a_table(database, clock, platform)
     try:
