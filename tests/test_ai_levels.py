@@ -41,6 +41,17 @@ def played(game: Game, moves: list[str], seats: int = 2, seed: int = 1, options:
     return state
 
 
+@pytest.fixture(autouse=True)
+def _no_wall_clock_ceiling(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each level's work as it is, its `Limit.seconds` lifted: that ceiling is only a safety net for a
+    stalled host, and a loaded machine reaches it (at a load of 17 on two cores, Dou Dizhu normal
+    stopped at 17,696 of its 30,000 units when its 2 s of wall time ran out)."""
+    for name in TITLES:
+        levels = engines.get(name).levels
+        for level, limit in list(levels.items()):
+            monkeypatch.setitem(levels, level, Limit(limit.work, 1e9))
+
+
 def think(game: Game, state: Any, level: str, limit: Limit | None = None) -> dict[str, Any]:
     """The bot's move at `level` as the bot asks for it: its text and what the AI said."""
     text, info = engines.think(game.name, game.to_json(state), game.to_move(state), level, 7, limit)
@@ -72,7 +83,7 @@ def test_each_level_reaches_its_own_settings(name: str) -> None:
     Dizhu's levels are told apart by their work (below); Nim's by how often they win (below)."""
     game = engines.get(name)
     state = played(game, ["h8", "h9", "i8", "g8", "j9"]) if name == "gomoku" else checkers_midgame(game)
-    small = Limit(2_000, 30.0)
+    small = Limit(2_000, 1e9)
     seen = {level: think(game, state, level, small) for level in game.levels}
     for a in game.levels:
         for b in game.levels:

@@ -157,23 +157,23 @@ async def test_the_default_times_are_the_readmes(database: Path | str, clock: Cl
                                  lobby_seconds=settings.lobby_seconds)  # fmt: skip
     try:
         await table.say(ALICE, "/nim start 3 4 5")
-        clock.advance(lobby * 60 - 1)
-        await table.host.expire_due()
-        assert (await table.session()).status == SessionStatus.LOBBY
-        clock.advance(2)
-        await table.host.expire_due()
-        assert (await table.session()).status == SessionStatus.CANCELLED  # nobody joined: closed
+        assert await statuses_around(table, lobby * 60) == (SessionStatus.LOBBY, SessionStatus.CANCELLED)
         await table.say(ALICE, "/nim start 3 4 5")
         await table.say(BOB, "/join")
-        clock.advance(turn * 60 - 1)
-        await table.host.expire_due()
-        assert (await table.session()).status == SessionStatus.PLAYING
-        clock.advance(2)
-        await table.host.expire_due()
-        session = await table.session()
-        assert session.status == SessionStatus.FINISHED and session.outcome.ranks == (2, 1)  # Alice ran out of time
+        assert await statuses_around(table, turn * 60) == (SessionStatus.PLAYING, SessionStatus.FINISHED)
+        assert (await table.session()).outcome.ranks == (2, 1)  # Alice ran out of time
     finally:
         await close_table(table)
+
+
+async def statuses_around(table: Table, seconds: float) -> tuple[SessionStatus, SessionStatus]:
+    """The session's status a second before `seconds` from now, and a second after (timers acted on)."""
+    found = []
+    for step in (seconds - 1, 2):
+        table.clock.advance(step)
+        await table.host.expire_due()
+        found.append((await table.session()).status)
+    return found[0], found[1]
 
 
 def test_the_readme_and_the_settings_table_agree() -> None:

@@ -3,20 +3,13 @@ game will not be rated for the player (the hint to them alone), and `/stats` sho
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from bot.adapters.console import Console
-from bot.host import Host
 from tests.conftest import Clock, close_table, open_table
-
-
-async def lines(host: Host, *typed: str) -> AsyncIterator[str]:
-    for line in typed:
-        await host.idle()
-        yield line + "\n"
+from tests.console.test_console import lines
 
 
 async def console_says(tmp_path: Path, language: str, *typed: str) -> str:
