@@ -5,8 +5,8 @@ whose tests still pass survived, and shows a gap in the tests. Not part of the t
 
 Why a curated list rather than a tool (mutmut, cosmic-ray): over bot/ those generate thousands
 of mutants, most of which every test of the host reaches, so a run takes many hours on a 2-core
-machine; these mutations are the breaks that matter (the ones issue 25 found unguarded, and their
-neighbours), and the whole list runs in about half an hour.
+machine; these mutations are the breaks that matter (each breaks one promise or one platform
+rule), and the whole list runs in about half an hour.
 
     nice -n 10 .venv/bin/python -m bench.mutations            # every mutation
     .venv/bin/python -m bench.mutations --list                # what they are

@@ -19,7 +19,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import engines
 from bot import clean, info, ladder, metrics, play, table
@@ -35,7 +35,7 @@ from bot.pictures import Pictures
 from bot.replies import board, lobby
 from bot.session import ChannelBusy, Conflict, Outgoing, Session, SessionStatus
 from bot.storage import Storage, StorageUnavailable
-from engines.base import JSON, Refusal
+from engines.base import JSON, Msg, OpenRefusal, Refusal
 from render import draw as draw_picture
 from render.base import RenderContext
 
@@ -44,6 +44,14 @@ log = logging.getLogger(__name__)
 Deliver = Callable[[str, list[Reply]], Awaitable[None]]
 Respond = Callable[[list[Reply]], Awaitable[None]]
 BUTTON = re.compile(r"(\d{1,18})\.(\d{1,18}|\*)\.(.{1,60})")
+HOST_WORDS = ("host.", "ratings.", "commands.")  # the host's own catalogs: no game's words
+
+
+class Play(NamedTuple):
+    """A legal move: as it is typed (the game's notation), and as its player reads it."""
+
+    text: str
+    name: str
 
 
 @dataclass(frozen=True)
@@ -52,7 +60,7 @@ class HiddenHand:
     version: int
     channel: str
     lines: list[str]  # the hand, as the game writes it in text
-    plays: list[str]  # the legal moves now, as they are typed (empty when not their turn)
+    plays: list[Play]  # the legal moves now (empty when not their turn)
 
 
 class Notes:
@@ -175,17 +183,18 @@ class Host:
 
     async def legal_moves(self, channel: str, user_id: str) -> list[str]:
         """The moves `user_id` may type now in `channel` (empty when it is not their turn)."""
+        return [play.text for play in await self.plays(channel, user_id, named=False)]
+
+    async def plays(self, channel: str, user_id: str, locale: str | None = None, named: bool = True) -> list[Play]:
+        """The moves `user_id` may make now in `channel`, named in their language (`locale`'s if
+        given; with `named` only: else as typed); empty when it is not their turn."""
         session = await self.store.active(channel)
         seat = session.seat_of(user_id) if session is not None and session.status == SessionStatus.PLAYING else None
         if session is None or seat is None:
             return []
         game = self.games[session.game]
-
-        def moves() -> list[str]:
-            state = game.from_json(session.state)
-            return [game.move_text(state, m) for m in game.legal_moves(state, seat.seat)]
-
-        return await asyncio.to_thread(moves)
+        tr = await self.reader(user_id, locale, channel) if named else None
+        return await asyncio.to_thread(lambda: _plays(game, game.from_json(session.state), seat.seat, tr))
 
     async def hidden_hand(self, user_id: str, platform: str, locale: str | None = None) -> HiddenHand | None:
         """`user_id`'s hand in their most recently active hidden-hand game on `platform`:
@@ -199,10 +208,9 @@ class Host:
         game = self.games[session.game]
         state = game.from_json(session.state)
         seat = session.seat_of(user_id).seat  # type: ignore[union-attr]
-        plays = [game.move_text(state, m) for m in game.legal_moves(state, seat)]
         tr = await self.reader(user_id, locale, session.channel)
         return HiddenHand(session.id or 0, session.version, session.channel, game.private_lines(state, seat, tr),
-                          plays)  # fmt: skip
+                          _plays(game, state, seat, tr))  # fmt: skip
 
     async def translator(self, channel: str) -> Translator:
         """The language of `channel`'s public messages and pictures."""
@@ -283,9 +291,7 @@ class Host:
             else:
                 replies = await self._dispatch(Request(event, command, tr, reader, session))
         except Refusal as refusal:
-            # What a player of a hidden-hand game is refused may tell what they hold ("You have
-            # no second 7"): to them alone, always. Other refusals hide nothing.
-            told = secret if self._holds_hidden(session, event.user.id) else notice
+            told = secret if self._may_tell_hidden(refusal, session, event.user.id) else notice
             replies = [told(event.user, reader, clean.quoting(refusal.msg, text))]
         except ChannelBusy:
             replies = [notice(event.user, reader, t("host.channel_busy"))]
@@ -293,10 +299,14 @@ class Host:
             replies = [notice(event.user, reader, t("host.try_again"))]
         return in_language(replies, tr)
 
-    def _holds_hidden(self, session: Session | None, user_id: str) -> bool:
-        """Whether `user_id` plays, in `session`, a game in which players hold hidden cards."""
-        return (session is not None and session.status == SessionStatus.PLAYING
-                and self.games[session.game].hidden_hands and session.seat_of(user_id) is not None)  # fmt: skip
+    def _may_tell_hidden(self, refusal: Refusal, session: Session | None, user_id: str) -> bool:
+        """Whether `refusal` may tell what `user_id` holds ("You have no second 7": then it is for them
+        alone): they hold hidden cards in `session`, and the refusal is the game's, unless the game
+        says it tells nothing (`OpenRefusal`). What the host says in its own words ("It is Alice's
+        turn", "You do not play here") cannot: the host knows no game's rules and reads no hand."""
+        holds = (session is not None and session.status == SessionStatus.PLAYING
+                 and self.games[session.game].hidden_hands and session.seat_of(user_id) is not None)  # fmt: skip
+        return holds and not isinstance(refusal, OpenRefusal) and not _host_words(refusal.msg)
 
     async def _dispatch(self, r: Request) -> list[Reply]:
         """Find the command in the table (or among the channel's game's words) and run it."""
@@ -367,6 +377,18 @@ async def _respond(respond: Respond | None, replies: list[Reply]) -> list[Reply]
     if respond is not None:
         await respond(replies)
     return replies
+
+
+def _plays(game: engines.Game, state: Any, seat: int, tr: Translator | None) -> list[Play]:
+    """`seat`'s legal moves in `state`, named by `tr` (None: as typed)."""
+    moves = [(game.move_text(state, m), game.move_name(state, m)) for m in game.legal_moves(state, seat)]
+    return [Play(text, tr(name) if tr is not None else text) for text, name in moves]
+
+
+def _host_words(message: Msg) -> bool:
+    """Whether `message`, and every message in it, is in the host's own words."""
+    inner = [v for value in message.params.values() for v in (value if isinstance(value, list | tuple) else [value])]
+    return message.key.startswith(HOST_WORDS) and all(_host_words(v) for v in inner if isinstance(v, Msg))
 
 
 def _its_word(game: engines.Game, word: str) -> bool:

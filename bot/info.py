@@ -13,7 +13,7 @@ from bot.languages import read_language
 from bot.lobby import mentioned
 from bot.model import EVERYONE, Reply
 from bot.session import Aid, MoveRow, Session, SessionStatus
-from engines.base import Game, Refusal, read_number
+from engines.base import Game, Msg, Refusal, read_number
 
 HINTS = "hints"  # channel setting: "off" forbids /hint
 
@@ -67,11 +67,13 @@ async def hint(core: Core, r: Request) -> list[Reply]:
     if game.to_move(game.from_json(session.state)) != seat.seat:
         raise Refusal("host.not_your_turn")
     text, _ = await core.ai.move(game.name, session.state, seat.seat, game.hint_level, ai_seed(session) ^ 1)
+    state = game.from_json(session.state)
+    name = game.move_name(state, game.parse_move(state, seat.seat, text))  # in the asker's language
     if seat.seat in session.aided:
-        return [secret(r.user, r.reader, t("host.hint", move=text))]
+        return [secret(r.user, r.reader, t("host.hint", move=name))]
     session.aided[seat.seat] = Aid.HINT
     await core.commit(session)
-    return [secret(r.user, r.reader, t("host.hint_unrated", move=text))]
+    return [secret(r.user, r.reader, t("host.hint_unrated", move=name))]
 
 
 async def hints(core: Core, r: Request) -> list[Reply]:
@@ -110,7 +112,9 @@ async def record(core: Core, r: Request) -> list[Reply]:
     session, moves = await _played(core, r)
     game = core.game_of(session)
     header = r.tr(t("host.record_header", game=title(game), players=vs(session, r.tr), count=len(moves)))
-    body = " · ".join(f"{m.ply + 1}. {m.move}" for m in moves) or r.tr(t("host.record_empty"))
+    names = named(game, session, moves)  # in the channel's language
+    body = " · ".join(f"{m.ply + 1}. {r.tr(n)}" for m, n in zip(moves, names, strict=True))
+    body = body or r.tr(t("host.record_empty"))
     return [Reply(f"{header}\n{body}", document="record.txt", audience=EVERYONE)]
 
 
@@ -121,23 +125,39 @@ async def replay_at(core: Core, r: Request) -> list[Reply]:
     if wanted is None or wanted > len(moves):
         raise Refusal("host.replay_usage", count=len(moves))
     game = core.game_of(session)
-    state = replay(game, session, moves[:wanted])
+    state, names = _play_again(game, session, moves[:wanted])
     end = wanted == len(moves)
     outcome = session.outcome if end else None
     to_move = None if end and session.status != SessionStatus.PLAYING else game.to_move(state)
     view = game.view(state, None)
     ctx = replies.context(session, to_move, outcome, r.tr, None)
-    last = moves[wanted - 1].move if wanted else "—"
+    last = names[-1] if names else "—"
     text = r.tr(t("host.replay", ply=wanted, count=len(moves), move=last))
     return [await replies.drawn(core, game, view, ctx, r.tr, text, session=session.id, audience=EVERYONE)]
 
 
 def replay(game: Game, session: Session, moves: Iterable[MoveRow]) -> object:
     """The state after `moves`, played again from the session's options and seed."""
-    state = game.new_state(session.options, len(session.seats), session.seed)
-    for move in moves:
-        state = game.apply(state, move.seat, game.parse_move(state, move.seat, move.move))
-    return state
+    return _play_again(game, session, moves)[0]
+
+
+def named(game: Game, session: Session, moves: list[MoveRow]) -> list[Msg | str]:
+    """`moves` as players read them (`Game.move_name`: in the reader's language); as recorded when
+    one no longer reads (an older version's record)."""
+    try:
+        return _play_again(game, session, moves)[1]
+    except Refusal:
+        return [m.move for m in moves]
+
+
+def _play_again(game: Game, session: Session, moves: Iterable[MoveRow]) -> tuple[object, list[Msg | str]]:
+    """`moves` played again from the session's options and seed: the state after them, and their names."""
+    state, names = game.new_state(session.options, len(session.seats), session.seed), []
+    for row in moves:
+        move = game.parse_move(state, row.seat, row.move)
+        names.append(game.move_name(state, move))
+        state = game.apply(state, row.seat, move)
+    return state, names
 
 
 def ai_seed(session: Session) -> int:

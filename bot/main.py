@@ -73,7 +73,7 @@ async def run(settings: Settings) -> None:
     console = Console(host, Path(settings.images), settings.name) if settings.wants_console else None
     ops = None
     if settings.metrics_port is not None:  # live at once; ready when the storage and every platform are up
-        ops = Ops(store, {p.name: p.connected for p in platforms}, settings.metrics_listen, settings.metrics_port)
+        ops = Ops(store, {p.name: p.readiness for p in platforms}, settings.metrics_listen, settings.metrics_port)
     try:
         if ops is not None:
             await ops.start()

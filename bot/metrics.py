@@ -14,6 +14,7 @@ from the store at each scrape (`refresh`) are of the whole database, every proce
 | gamehost_render_seconds | histogram | picture (a game, or "standings") |
 | gamehost_outbox_backlog | gauge | replies committed, not delivered yet (when the store keeps an outbox) |
 | gamehost_platform_errors_total | counter | platform, kind |
+| gamehost_platform_ready | gauge | platform (1 connected and ready, 0 not: /readyz says why; read at each scrape) |
 | gamehost_rate_limit_waits_total, gamehost_rate_limit_wait_seconds_total | counter | platform |
 """
 
@@ -47,6 +48,8 @@ RENDER_SECONDS = Histogram("gamehost_render_seconds", "Time to draw one picture 
 OUTBOX_BACKLOG = Gauge("gamehost_outbox_backlog", "Replies committed with their move, not delivered yet")
 PLATFORM_ERRORS = Counter("gamehost_platform_errors", "Calls to a platform that failed, and updates that failed",
                           ["platform", "kind"])  # fmt: skip
+PLATFORM_READY = Gauge("gamehost_platform_ready", "1 while the platform is connected and ready, else 0",
+                       ["platform"])  # fmt: skip
 RATE_LIMIT_WAITS = Counter("gamehost_rate_limit_waits", "Times a request waited for a platform's rate limit",
                            ["platform"])  # fmt: skip
 RATE_LIMIT_SECONDS = Counter("gamehost_rate_limit_wait_seconds", "Seconds requests waited for rate limits",
@@ -71,6 +74,10 @@ def rendering(picture: str) -> Iterator[None]:
 
 def platform_error(platform: str, kind: str) -> None:
     PLATFORM_ERRORS.labels(platform, kind).inc()
+
+
+def platform_ready(platform: str, ready: bool) -> None:
+    PLATFORM_READY.labels(platform).set(1 if ready else 0)
 
 
 def rate_limited(platform: str, seconds: float) -> None:

@@ -3,8 +3,9 @@
 - `GET /healthz`: live. 200 while the process's event loop answers at all (a container
   orchestrator restarts a process that stops answering this).
 - `GET /readyz`: ready. 200 only when the storage answers (within `STORAGE_TIMEOUT`) and every
-  platform this process runs is connected; else 503. The body says which is up and which down,
-  as JSON: `{"ready": false, "storage": "up", "discord": "down"}`.
+  platform this process runs is connected; else 503. The body says which is up and which down
+  (and why, where it is known), as JSON: `{"ready": false, "storage": "up", "telegram": "down:
+  Telegram has no webhook for the bot"}`. Each platform's state is `gamehost_platform_ready` too.
 - `GET /metrics`: the Prometheus text format (`bot.metrics`, plus the client library's process
   and Python collectors), the store-backed gauges read afresh at each scrape.
 
@@ -17,7 +18,7 @@ import asyncio
 import json
 import logging
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeAlias
 
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
@@ -28,12 +29,14 @@ from bot.startup import StartFailed
 log = logging.getLogger(__name__)
 
 STORAGE_TIMEOUT = 2.0  # seconds the storage may take to answer a readiness check
+# A platform's readiness now: True or "up"; False, "down" or "down: why".
+Check: TypeAlias = Callable[[], bool | str]
 
 
 class Ops:
     """`checks`: each platform this process runs, by name -> whether it is connected now."""
 
-    def __init__(self, store: Any, checks: Mapping[str, Callable[[], bool]], listen: str = "127.0.0.1",
+    def __init__(self, store: Any, checks: Mapping[str, Check], listen: str = "127.0.0.1",
                  port: int = 0) -> None:  # fmt: skip
         self.store = store
         self.checks = dict(checks)
@@ -71,12 +74,20 @@ class Ops:
             found["storage"] = "up"
         except Exception as error:  # closed, unreachable, locked past the timeout: not ready
             found["storage"] = f"down: {type(error).__name__}"
-        for name, connected in self.checks.items():
+        found.update(self.platforms())
+        return {"ready": all(v == "up" for v in found.values()), **found}
+
+    def platforms(self) -> dict[str, str]:
+        """Each platform's state, "up" or "down[: why]" (and so `gamehost_platform_ready`)."""
+        found = {}
+        for name, check in self.checks.items():
             try:
-                found[name] = "up" if connected() else "down"
+                state = check()
+                found[name] = "up" if state is True else "down" if state is False else str(state)
             except Exception as error:
                 found[name] = f"down: {type(error).__name__}"
-        return {"ready": all(v == "up" for v in found.values()), **found}
+            metrics.platform_ready(name, found[name] == "up")
+        return found
 
     async def _live(self, request: web.Request) -> web.Response:
         return web.Response(text="live\n")
@@ -87,6 +98,7 @@ class Ops:
                             content_type="application/json")  # fmt: skip
 
     async def _metrics(self, request: web.Request) -> web.Response:
+        self.platforms()
         try:
             await metrics.refresh(self.store)
         except Exception as error:  # the rest of the numbers still go out

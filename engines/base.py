@@ -57,11 +57,20 @@ Translate = Callable[["Msg | str"], str]
 
 
 class Refusal(Exception):
-    """The rules refuse a move or an option; `msg` says why in one sentence."""
+    """The rules refuse a move or an option; `msg` says why in one sentence.
+
+    In a game with hidden hands, what the game refuses a player may tell what their seat holds
+    ("You have no second 7"): the host shows it to that player alone. A refusal that cannot tell
+    it (raised before the rules look at the seat's hidden cards) is an `OpenRefusal`."""
 
     def __init__(self, key: str, **params: Any) -> None:
         super().__init__(key, params)
         self.msg = Msg(key, params)
+
+
+class OpenRefusal(Refusal):
+    """A refusal that tells nothing of what the refused seat holds, even in a game with hidden
+    hands ("The bidding is over"): the host may show it where everyone reads."""
 
 
 def read_number(text: str) -> int | None:
@@ -322,9 +331,16 @@ class Game(ABC, Generic[S, M]):
     def move_text(self, state: S, move: M) -> str:
         """The move in the game's notation, as `parse_move` reads it back in `state`."""
 
+    def move_name(self, state: S, move: M) -> Msg | str:
+        """`move` (made in `state`) as a player reads it, in their language: by default its notation
+        (`move_text`, the same in every language: `h8`, `3 3 4`); a game whose notation has words
+        names it in the catalog (Dou Dizhu's `bid 1` reads 叫1分 in Chinese), as `parse_move` reads
+        it back too."""
+        return self.move_text(state, move)
+
     def describe(self, state: S, seat: int, move: M) -> Msg:
         """One sentence announcing `move` made in `state`; the host fills in `{name}`."""
-        return Msg("host.moved", {"move": self.move_text(state, move)})
+        return Msg("host.moved", {"move": self.move_name(state, move)})
 
     def prompt(self, state: S, seat: int) -> Msg | None:
         """What `seat`, the seat to move, is asked to do, in one sentence (the host fills in `{name}`),

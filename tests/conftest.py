@@ -18,6 +18,7 @@ from bot.autoplay import fallback_log
 from bot.host import Host
 from bot.model import Event, Reply, User
 from bot.storage import Storage, open_storage
+from tests import embedded_postgres
 from tests.postgres import fresh_database
 
 
@@ -82,6 +83,36 @@ async def close_table(table: Table) -> None:
     await table.host.stop()
     table.host.ai.close()
     await table.store.close()
+
+
+@pytest.hookimpl(trylast=True)  # after the terminal reporter is set up
+def pytest_configure(config: pytest.Config) -> None:
+    """The run's PostgreSQL: chosen (and started, if the run needs its own) once, by the main
+    process; pytest-xdist's workers inherit its URL (`tests.embedded_postgres`)."""
+    if hasattr(config, "workerinput"):
+        return
+    try:
+        server, said = embedded_postgres.choose()
+    except RuntimeError as error:
+        raise pytest.UsageError(str(error)) from error
+    config.stash[_POSTGRES] = server, said
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None and server is not None:  # said even under -q: the run started a server
+        reporter.write_line(said)
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    return config.stash.get(_POSTGRES, (None, None))[1]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The run's own PostgreSQL, if it started one, stopped and deleted (after Ctrl-C too)."""
+    server = config.stash.get(_POSTGRES, (None, None))[0]
+    if server is not None:
+        server.stop()
+
+
+_POSTGRES = pytest.StashKey[tuple[embedded_postgres.Embedded | None, str]]()
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 (`bench/fuzz.py`, with a `random.Random`): what people and attackers type that broke, or
 could break, the host.
 
-Plain `st.text()` almost never draws these (it found none of issue 19's crashes): digits
+Plain `st.text()` almost never draws these: digits
 that `str.isdigit()` takes and `int()` refuses, line breaks and separators that Pillow's
 text layout refuses, bidi overrides, zero-width characters, right-to-left scripts, emoji
 sequences, lone surrogates (which cannot even be encoded as UTF-8), and plain command

@@ -1,11 +1,11 @@
 """PostgreSQL for the tests: a database of its own for each test, raw SQL on either backend,
-and a proxy that plays a server going away.
+and a proxy that plays a server going away or hanging.
 
-The server is `GAMEHOST_TEST_POSTGRES` (default: postgres on 127.0.0.1:5432, trust auth, as
-`.ci/run` makes sure of). Each test gets a database created for it and dropped after it, with
-a name no other run uses, so engineers and CI runs sharing the server never meet. A server
-that cannot be reached fails the test with one clear line: the PostgreSQL half of the suite
-is never skipped in silence.
+The server is the one `tests.embedded_postgres` chose for the run: `GAMEHOST_TEST_POSTGRES`, else
+postgres on 127.0.0.1:5432 (trust auth) if it answers, else one the run started itself. Each test
+gets a database created for it and dropped after it, with a name no other run uses, so engineers
+and CI runs sharing the server never meet. A server that cannot be reached fails the test with
+one clear line: the PostgreSQL half of the suite is never skipped in silence.
 """
 
 from __future__ import annotations
@@ -24,21 +24,21 @@ import pytest
 
 from bot.storage import Storage
 from bot.storage.pgdriver import numbered
+from tests.embedded_postgres import admin_url
 
-ADMIN = os.environ.get("GAMEHOST_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
 
-
-def url_of(database: str, admin: str = ADMIN) -> str:
-    return urlunsplit(urlsplit(admin)._replace(path=f"/{database}"))
+def url_of(database: str) -> str:
+    return urlunsplit(urlsplit(admin_url())._replace(path=f"/{database}"))
 
 
 async def admin_connection() -> asyncpg.Connection:
     try:
-        return await asyncpg.connect(ADMIN, timeout=10)
+        return await asyncpg.connect(admin_url(), timeout=10)
     except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as error:
         reason = f"{type(error).__name__}: {error}"
-    pytest.fail(f"PostgreSQL is not reachable at {ADMIN} ({reason}); the PostgreSQL tests need it: start it"
-                " (bash .ci/run does) or set GAMEHOST_TEST_POSTGRES", pytrace=False)
+    pytest.fail(f"PostgreSQL is not reachable at {admin_url()} ({reason}); the PostgreSQL tests need it"
+                " (with GAMEHOST_TEST_POSTGRES unset and nothing at the default address, the run starts its own)",
+                pytrace=False)  # fmt: skip
 
 
 @contextlib.asynccontextmanager
@@ -94,15 +94,21 @@ async def database_clock(store: Storage) -> float:
 
 class Proxy:
     """A TCP proxy to the server: `cut()` drops every connection and refuses new ones (the
-    server is gone, as far as the client can tell), `restore()` lets them through again."""
+    server is gone, as far as the client can tell), `restore()` lets them through again;
+    `stall()` holds every byte either way, on the connections open and on new ones (which it
+    still accepts: the server hangs, as a paused one does), `resume()` lets them flow again,
+    what was held first."""
 
-    def __init__(self, target: str = ADMIN) -> None:
-        parts = urlsplit(target)
+    def __init__(self, target: str | None = None) -> None:
+        parts = urlsplit(target or admin_url())
         self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 5432
         self.server: asyncio.Server | None = None
         self.listen_port = 0
         self.pipes: set[asyncio.Task[None]] = set()
         self.writers: set[asyncio.StreamWriter] = set()
+        self.flowing = asyncio.Event()
+        self.flowing.set()
+        self.marker: bytes | None = None
 
     def url(self, database_url: str) -> str:
         """`database_url`, reached through the proxy."""
@@ -124,6 +130,22 @@ class Proxy:
             task.cancel()
         await asyncio.gather(*self.pipes, return_exceptions=True)
 
+    def stall(self) -> None:
+        self.flowing.clear()
+
+    def stall_at(self, marker: bytes) -> None:
+        """Stall when the client sends `marker` (a statement's text: sent the first time a
+        connection prepares it), what came before it forwarded."""
+        self.marker = marker
+
+    @property
+    def stalled(self) -> bool:
+        return not self.flowing.is_set()
+
+    def resume(self) -> None:
+        self.marker = None
+        self.flowing.set()
+
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             up_reader, up_writer = await asyncio.open_connection(self.host, self.port)
@@ -139,6 +161,9 @@ class Proxy:
     async def _pipe(self, source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
         try:
             while data := await source.read(65536):
+                if self.marker is not None and self.marker in data:
+                    self.flowing.clear()
+                await self.flowing.wait()
                 sink.write(data)
                 await sink.drain()
         except (OSError, asyncio.IncompleteReadError):

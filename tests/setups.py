@@ -1,4 +1,4 @@
-"""Games set up for the adapters' tests of issue 19: what only one player of a Dou Dizhu game may
+"""Games set up for the adapters' tests: what only one player of a Dou Dizhu game may
 see, worked out from the game's state (who is to move, a play whose refusal tells what they hold:
 "You have no second 7" says they hold exactly one), and a game with a long record."""
 

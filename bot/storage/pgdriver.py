@@ -1,10 +1,12 @@
 """What the PostgreSQL store needs from around asyncpg: its errors (and the network's) as
-`StorageUnavailable` with one line that says what happened, advisory lock keys and a channel's lock, a URL
-fit to show (no password), and the `Tx` the portable SQL of `bot.storage.rated` runs on."""
+`StorageUnavailable` with one line that says what happened, connections that never wait on a server
+that does not answer (`Bounded`), advisory lock keys and a channel's lock, a URL fit to show (no
+password), and the `Tx` the portable SQL of `bot.storage.rated` runs on."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import hashlib
 import itertools
@@ -59,8 +61,60 @@ class Held:
             await lock_channel(self.conn, channel)
 
 
+class Bounded(asyncpg.Connection):  # type: ignore[misc]
+    """A connection whose trip to the server timed out (the pool's `command_timeout`) is closed at
+    once, never reused: what it sent may still be in flight, and the ROLLBACK, cancel request or
+    reset that would tidy it up waits on the same server that did not answer. The server drops
+    the session (its locks and open transaction with it) when it sees the connection gone; the
+    pool opens a new one when one is next needed."""
+
+    async def execute(self, *args: Any, **kwargs: Any) -> Any:
+        return await self._bounded(super().execute(*args, **kwargs))
+
+    async def executemany(self, *args: Any, **kwargs: Any) -> Any:
+        return await self._bounded(super().executemany(*args, **kwargs))
+
+    async def fetch(self, *args: Any, **kwargs: Any) -> Any:
+        return await self._bounded(super().fetch(*args, **kwargs))
+
+    async def fetchval(self, *args: Any, **kwargs: Any) -> Any:
+        return await self._bounded(super().fetchval(*args, **kwargs))
+
+    async def fetchrow(self, *args: Any, **kwargs: Any) -> Any:
+        return await self._bounded(super().fetchrow(*args, **kwargs))
+
+    async def _bounded(self, trip: Awaitable[R]) -> R:
+        try:
+            return await trip
+        except TimeoutError:
+            self.terminate()
+            raise
+
+
+async def let_go(pool: asyncpg.Pool, conn: asyncpg.Connection, locked: bool = True) -> None:
+    """Free the channels' locks `conn` holds (if any was taken) and give it back to `pool`. A
+    connection that broke or timed out has gone back by itself, and the server frees its locks;
+    one that fails to unlock is closed (which frees them). Neither is the command's failure."""
+    try:
+        if locked:
+            await conn.execute("SELECT pg_advisory_unlock_all()")
+    except BaseException as error:
+        with contextlib.suppress(Exception):
+            conn.terminate()
+        if not isinstance(error, Exception):
+            raise  # a cancellation goes on
+    finally:
+        with contextlib.suppress(Exception):
+            await pool.release(conn)
+
+
 def reason(error: BaseException) -> str:
-    """One line that says what went wrong, connection refused or lost included."""
+    """One line that says what went wrong, connection refused or lost included. A trip that timed out
+    is said as such, also when what failed next was the transaction's end on the closed connection."""
+    chain: list[BaseException] = [error]
+    while len(chain) < 10 and (earlier := chain[-1].__cause__ or chain[-1].__context__) is not None:
+        chain.append(earlier)
+    error = next((e for e in chain if isinstance(e, TimeoutError)), error)
     if isinstance(error, ConnectionRefusedError):
         text = f"connection refused ({error})"
     elif isinstance(error, asyncpg.ConnectionDoesNotExistError | ConnectionResetError | BrokenPipeError):

@@ -18,10 +18,14 @@ order, with nothing home-made:
 - the schema is migrated inside a transaction that holds an advisory lock, after
   reading the version again, so processes starting together migrate once.
 
-The driver's errors, and the network's (connection refused or lost, timeouts), become
-`StorageUnavailable` with a one-line reason; the pool replaces a broken connection at
-the next acquire, so the host carries on once the server is back. No password is ever
-part of a message: the URL is shown without it.
+No wait on the server is unbounded: taking a connection from the pool (or opening one) and
+each trip (statement, lock, BEGIN and COMMIT) give up after `answer_within` seconds, and a
+connection whose trip timed out is closed, never reused (`Bounded`); the server's own
+`lock_timeout`, shorter, answers first when it is only a lock that is busy. So a server that
+hangs is answered as one that is down: the driver's errors, and the network's (connection
+refused or lost, timeouts), become `StorageUnavailable` with a one-line reason; the pool
+opens new connections at the next acquire, so the host carries on once the server is back.
+No password is ever part of a message: the URL is shown without it.
 """
 
 from __future__ import annotations
@@ -43,11 +47,13 @@ from bot.storage.outboxed import SQLOutbox
 from bot.storage.pgdriver import (
     DRIVER_ERRORS,
     MIGRATION_LOCK,
+    Bounded,
     Held,
     PgTx,
     channel_key,
     guarded,
     keep,
+    let_go,
     lock_channel,
     reason,
     shown,
@@ -56,6 +62,7 @@ from bot.storage.pgsave import NOTICE, NOW, one_statement
 from bot.storage.rated import Tx, rate_finished
 
 ACTIVE = "status IN ('lobby', 'playing')"
+MIGRATING = 3600.0  # seconds a migration's statement may take (on a big database)
 FREE = f"(lease_owner IS NULL OR lease_owner=$1 OR lease_until < {NOW})"  # $1: the claiming owner
 SEATS = ("(SELECT json_agg(json_build_array(seat, user_id, name, handle, ai_level, away, accepted))"
          " FROM seats WHERE session_id=s.id) AS seat_rows")  # fmt: skip
@@ -65,26 +72,29 @@ class PostgresStorage(SQLOutbox):
     shared = True
     _now, _skip_locked = NOW, " FOR UPDATE SKIP LOCKED"
 
-    def __init__(self, pool: asyncpg.Pool, where: str) -> None:
+    def __init__(self, pool: asyncpg.Pool, where: str, wait: float = 5.0) -> None:
         self.pool = pool
         self.where = where
+        self.wait = wait  # seconds: the longest wait for a connection from the pool
         # The connection a task holds a channel's lock on: its queries go through it.
         self._held: contextvars.ContextVar[Held | None] = contextvars.ContextVar(f"held-{id(self)}", default=None)
 
     @classmethod
-    async def open(cls, url: str, pool_size: int = 10, lock_timeout_ms: int = 5000,
-                   connect_timeout: float = 10.0) -> PostgresStorage:  # fmt: skip
+    async def open(cls, url: str, pool_size: int = 10, lock_timeout_ms: int = 4000, connect_timeout: float = 10.0,
+                   answer_within: float = 5.0) -> PostgresStorage:  # fmt: skip
         """Connect to the database at `url`, check its schema and bring it up to date.
-        `lock_timeout_ms`: how long a statement waits for another process's lock before giving up."""
+        `lock_timeout_ms`: how long a statement waits for another process's lock before giving up;
+        `answer_within`: how long any wait on the server lasts at most (seconds)."""
         where = shown(url)
         try:
             pool = await asyncpg.create_pool(
-                url, min_size=1, max_size=pool_size, timeout=connect_timeout, reset=keep,
+                url, min_size=1, max_size=pool_size, timeout=connect_timeout, reset=keep, connection_class=Bounded,
+                command_timeout=answer_within,
                 server_settings={"lock_timeout": str(int(lock_timeout_ms)), "application_name": "gamehost"},
             )  # fmt: skip
         except (*DRIVER_ERRORS, ValueError) as error:
             raise StorageUnavailable(f"cannot open {where}: {reason(error)}") from error
-        store = cls(pool, where)
+        store = cls(pool, where, answer_within)
         try:
             await store._migrate()
         except BaseException as error:
@@ -103,8 +113,8 @@ class PostgresStorage(SQLOutbox):
     async def _migrate(self) -> None:
         """The missing migrations, in one transaction that holds the migration lock and reads
         the version inside it. Writes nothing when there is nothing to do (a read-only database opens)."""
-        async with self.pool.acquire() as conn, conn.transaction():
-            await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+        async with self.pool.acquire(timeout=self.wait) as conn, conn.transaction():  # statements: MIGRATING
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK, timeout=MIGRATING)
             known = await conn.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
             version = await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version") if known else 0
             if version > len(MIGRATIONS):
@@ -113,7 +123,7 @@ class PostgresStorage(SQLOutbox):
                 await conn.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, why TEXT NOT NULL,"
                                    " applied_at TIMESTAMPTZ NOT NULL DEFAULT now())")  # fmt: skip
             for number in range(version + 1, len(MIGRATIONS) + 1):
-                await conn.execute(MIGRATIONS[number - 1].postgres)
+                await conn.execute(MIGRATIONS[number - 1].postgres, timeout=MIGRATING)
                 await conn.execute("INSERT INTO schema_version (version, why) VALUES ($1, $2)",
                                    number, MIGRATIONS[number - 1].why)  # fmt: skip
 
@@ -136,7 +146,7 @@ class PostgresStorage(SQLOutbox):
             await held.take()
             yield held.conn
         else:
-            async with self.pool.acquire() as conn:
+            async with self.pool.acquire(timeout=self.wait) as conn:
                 yield conn
 
     # --- sessions -----------------------------------------------------------------
@@ -304,7 +314,7 @@ class PostgresStorage(SQLOutbox):
             yield
             return
         try:
-            conn = await self.pool.acquire()
+            conn = await self.pool.acquire(timeout=self.wait)
         except DRIVER_ERRORS as error:
             raise StorageUnavailable(reason(error)) from error
         held = Held(asyncio.current_task(), conn, channel)
@@ -313,23 +323,7 @@ class PostgresStorage(SQLOutbox):
             yield
         finally:
             self._held.reset(token)
-            await self._let_go(conn, locked=held.pending is None)
-
-    async def _let_go(self, conn: asyncpg.Connection, locked: bool = True) -> None:
-        """Free the channels' locks (if any was taken) and give the connection back. A connection
-        that broke has gone back by itself, and the server freed its locks; one that fails to
-        unlock is closed (which frees them). Neither is the command's failure."""
-        try:
-            if locked:
-                await conn.execute("SELECT pg_advisory_unlock_all()")
-        except BaseException as error:
-            with contextlib.suppress(Exception):
-                conn.terminate()
-            if not isinstance(error, Exception):
-                raise  # a cancellation goes on
-        finally:
-            with contextlib.suppress(Exception):
-                await self.pool.release(conn)
+            await let_go(self.pool, conn, locked=held.pending is None)
 
     # --- background work --------------------------------------------------------------------
     @guarded

@@ -13,7 +13,20 @@ import re
 from collections.abc import Iterable
 from dataclasses import replace
 
-from engines.base import JSON, AIResult, Game, Limit, Msg, Option, Outcome, Refusal, Translate, msg, read_number
+from engines.base import (
+    JSON,
+    AIResult,
+    Game,
+    Limit,
+    Msg,
+    OpenRefusal,
+    Option,
+    Outcome,
+    Refusal,
+    Translate,
+    msg,
+    read_number,
+)
 from engines.doudizhu import ai
 from engines.doudizhu.cards import (
     JACK,
@@ -129,11 +142,11 @@ class DouDizhu(Game[State, Move]):
         elif words in PASS_WORDS:
             move = PASS
         elif words in CALL_WORDS or ((bid := BID.fullmatch(words)) and (bid["word"] or bid["points"])):
-            raise Refusal("doudizhu.bidding_over")
+            raise OpenRefusal("doudizhu.bidding_over")
         else:
             ranks = parse_ranks(text)
             if ranks is None:
-                raise Refusal("doudizhu.unreadable", text=text.strip())
+                raise OpenRefusal("doudizhu.unreadable", text=text.strip())
             move = Move("play", ranks=ranks)
         self._check(state, seat, move)
         return move
@@ -146,37 +159,37 @@ class DouDizhu(Game[State, Move]):
             if words in CALL_WORDS:
                 return CALL_MOVE
             if bid is None and parse_ranks(words) is not None:
-                raise Refusal("doudizhu.still_bidding")
-            raise Refusal("doudizhu.call_how")
+                raise OpenRefusal("doudizhu.still_bidding")
+            raise OpenRefusal("doudizhu.call_how")
         if bid is not None:
             number = BID_NUMBERS.get(bid["number"]) or read_number(bid["number"])
             if number is not None:
                 return Move("bid", bid=number)
         if parse_ranks(words) is not None:
-            raise Refusal("doudizhu.still_bidding")
-        raise Refusal("doudizhu.bid_how", least=highest_bid(state) + 1)
+            raise OpenRefusal("doudizhu.still_bidding")
+        raise OpenRefusal("doudizhu.bid_how", least=highest_bid(state) + 1)
 
     def _check(self, state: State, seat: int, move: Move) -> None:
         """Refuse `move` of `seat` (the seat to move) unless the rules allow it."""
         if not bidding_over(state):
             if move.kind == "play":
-                raise Refusal("doudizhu.still_bidding")
+                raise OpenRefusal("doudizhu.still_bidding")
             if move.kind == "call" and state.mode != CALL:
-                raise Refusal("doudizhu.bid_how", least=highest_bid(state) + 1)
+                raise OpenRefusal("doudizhu.bid_how", least=highest_bid(state) + 1)
             if move.kind == "bid":
                 if state.mode == CALL:
-                    raise Refusal("doudizhu.call_how")
+                    raise OpenRefusal("doudizhu.call_how")
                 if not 1 <= move.bid <= 3:
-                    raise Refusal("doudizhu.bad_bid")
+                    raise OpenRefusal("doudizhu.bad_bid")
                 if move.bid <= highest_bid(state):
-                    raise Refusal("doudizhu.bid_higher", bid=highest_bid(state))
+                    raise OpenRefusal("doudizhu.bid_higher", bid=highest_bid(state))
             return
         if move.kind in ("bid", "call"):
-            raise Refusal("doudizhu.bidding_over")
+            raise OpenRefusal("doudizhu.bidding_over")
         current = trick(state)
         if move.kind == "pass":
             if current is None:
-                raise Refusal("doudizhu.must_lead")
+                raise OpenRefusal("doudizhu.must_lead")
             return
         hand = counts_of_cards(state.hands[seat])
         wanted = counts_of_ranks(move.ranks)
@@ -276,6 +289,13 @@ class DouDizhu(Game[State, Move]):
         if move.kind == "play":
             return ranks_text(move.ranks)
         return move.kind
+
+    def move_name(self, state: State, move: Move) -> Msg | str:
+        if move.kind == "bid":
+            return msg("doudizhu.move_bid", bid=move.bid)
+        if move.kind == "pass":
+            return msg("doudizhu.move_pass" if bidding_over(state) else "doudizhu.move_no_bid")
+        return msg("doudizhu.move_call") if move.kind == "call" else self.move_text(state, move)
 
     def describe(self, state: State, seat: int, move: Move) -> Msg:
         if move.kind == "play":

@@ -160,6 +160,9 @@ class Gomoku(Game[State, Point]):
             return f"swap {move}"
         return point_name(move.col, move.row)
 
+    def move_name(self, state: State, move: Point | str) -> Msg | str:
+        return msg(f"gomoku.move_swap_{move}") if isinstance(move, str) else self.move_text(state, move)
+
     def describe(self, state: State, seat: int, move: Point | str) -> Msg:
         stage = phase(state)
         if stage == PLAY:

@@ -40,11 +40,15 @@ async def test_what_tells_a_players_cards_is_private_and_the_rest_is_not(table: 
     refused = await table.say(landlord, f"/move {secret.typed}")
     hand = await table.say(landlord, "/hand")
     code = await table.say(landlord, "/link")
-    not_yours = await table.say(other, "/hint")  # a player of the game: whatever they are refused is theirs
     for replies in (hint, refused, hand, code):
         assert [r.audience for r in replies] == [Private(landlord.id)]
-    assert [r.audience for r in not_yours] == [Private(other.id)]
     assert refused[0].text == secret.refusal and hint[0].text.startswith("Hint: ")
+    # What a player of the game is refused that does not depend on their cards is not secret: the
+    # host's refusals, and the game's that come before it looks at the hand.
+    for who, typed, said in ((other, "/hint", "It is not your turn"), (other, "/move 3 3", "It is "),
+                             (landlord, "/bid 2", "The bidding is over"), (landlord, "/back", "You")):
+        [answer] = await table.say(who, typed)
+        assert answer.audience == NotSecret(who.id) and answer.text.startswith(said), (typed, answer.text)
 
     # Someone not in the game holds nothing: their refusals are not secret; the board is everyone's.
     assert [r.audience for r in await table.say(DAVE, "/hint")] == [NotSecret(DAVE.id)]

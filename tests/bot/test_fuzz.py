@@ -1,4 +1,4 @@
-"""The fuzzer's short version (`bench/fuzz.py`; the long runs are in the README): random events,
+"""The fuzzer's short version (`bench/fuzz.py`; the long runs are in docs/benchmarks.md): random events,
 hostile text and legal play against a real host on a real SQLite file; nothing escapes, every
 reply is well-formed, every session replays from its moves."""
 

@@ -94,8 +94,8 @@ async def test_board_record_and_replay_after_a_table_that_never_began(table: Tab
 
 
 async def test_a_games_own_words_before_it_begins_say_it_has_not_begun(table: Table) -> None:
-    """At an open Dou Dizhu table, /bid and /play are its words, not another game's: "not started"
-    (before: "/bid does not apply to the game in this channel"). Another game's word still does not apply."""
+    """At an open Dou Dizhu table, /bid and /play are its words, not another game's: "not started",
+    not "/bid does not apply to the game in this channel". Another game's word still does not apply."""
     await table.say(ALICE, "/ddz start")
     for line in ("/bid 3", "/play 33", "/hand", "/pass"):
         assert one_line(await table.say(ALICE, line)) == "The game has not started yet.", line
@@ -182,8 +182,8 @@ def test_any_name_once_cleaned_is_one_line_that_draws(shown: str) -> None:
 def test_players_of_any_name_get_their_board_drawn(tmp_path_factory: pytest.TempPathFactory, first: str,
                                                     second: str) -> None:  # fmt: skip
     """Two people with names from the hostile alphabet open and join a table and look at it: every
-    answer comes, and the board is a picture (issue 19 item 3: a name with a line break made the
-    renderer raise after the move was committed)."""
+    answer comes, and the board is a picture (a name with a line break must not make the renderer
+    raise after the move was committed)."""
 
     async def run() -> None:
         table = await open_table(tmp_path_factory.mktemp("names") / "g.db", Clock())

@@ -1,4 +1,4 @@
-"""The outbox (issue 19 item 11, issue 20): what a commit owes its channel is written with it,
+"""The outbox: what a commit owes its channel is written with it,
 sent at least once and shown once, in the channel's order, by exactly one live process; on
 both databases. The platform here is a publisher that refuses what the test tells it to (the
 adapters' own tests refuse through the stand-in Discord and Telegram)."""

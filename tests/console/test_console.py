@@ -372,7 +372,7 @@ async def test_gomoku_swap2_in_chinese(tmp_path: Path) -> None:
 async def test_a_reader_that_leaves_stops_no_game(tmp_path: Path) -> None:
     """`gamehost | head -1`: what it prints has no reader after the first line. The lines typed after
     are played and saved all the same, and gamehost ends at the end of its input, without a traceback
-    (before: BrokenPipeError at the next prompt, and nothing after it played)."""
+    (no BrokenPipeError at the next prompt)."""
     read, write = os.pipe()
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot.main", stdin=asyncio.subprocess.PIPE, stdout=write,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -93,6 +94,12 @@ async def bot(fake: FakeDiscord, database: Path | str) -> AsyncIterator[Bot]:
 
 # --- what the tests do as people -----------------------------------------------------------
 PNG = b"\x89PNG\r\n\x1a\n"
+ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")  # a backslash before punctuation: Discord shows the character
+
+
+def shown(content: str) -> str:
+    """The text Discord shows of a message's `content`: escapes undone, no zero-width space."""
+    return ESCAPED.sub(r"\1", content).replace("\u200b", "")
 
 
 def first_channel(fake: FakeDiscord) -> int:

@@ -13,6 +13,7 @@ from typing import Any
 import engines
 from tests.discord.conftest import Bot, board_saying, boards, first_channel, run, said_to
 from tests.discord.fake import ALICE, BOB, FakeDiscord, Message, Person
+from tests.setups import to_move
 
 ZH_ALICE, ZH_BOB = replace(ALICE, locale="zh-CN"), replace(BOB, locale="zh-CN")
 TW_BOB = replace(BOB, locale="zh-TW")
@@ -150,3 +151,26 @@ async def test_dou_dizhu_in_chinese_hands_in_each_players_language(fake: FakeDis
     assert {m.visible_to for m in shown} == {ALICE.id, BOB.id}
     assert all(m.content.startswith("Alice，这是你的手牌") for m in shown if m.visible_to == ALICE.id)
     assert all(m.content.startswith("Your hand, Bob") for m in shown if m.visible_to == BOB.id)
+
+
+async def test_moves_are_suggested_in_the_players_language(fake: FakeDiscord, bot: Bot) -> None:
+    """/走 suggests Dou Dizhu's bids and passes in Chinese (叫1分, 不叫, 过) and sends the move."""
+    channel = first_channel(fake)
+    await run(fake, ZH_ALICE, "斗地主 人机", channel)
+    key, named = f"discord:{channel}", []
+    for _ in range(60):
+        await bot.host.idle()
+        session = await bot.host.store.active(key)
+        if session is None:
+            break  # over: no bid nor pass was named in Chinese
+        if session.seats[to_move(session)].user_id != f"discord:{ALICE.id}":
+            continue
+        suggested = await fake.autocomplete(ZH_ALICE, "走", "move", channel, move="")
+        named = [(c["name"], c["value"]) for c in suggested.choices if c["name"] != c["value"]]
+        if named:
+            break
+        await run(fake, ZH_ALICE, "走", channel, move=easy_move(session))
+    words = {"叫1分": "bid 1", "叫2分": "bid 2", "叫3分": "bid 3", "不叫": "pass", "过": "pass"}
+    assert named and all(words[name] == value for name, value in named), named  # was "bid 1" for "bid 1"
+    await run(fake, ZH_ALICE, "走", channel, move=named[0][1])
+    await board_saying(fake, channel, "Alice")

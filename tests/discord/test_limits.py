@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 
 from bot.model import EVERYONE, Button, Reply, User
-from tests.discord.conftest import Bot, board_saying, first_channel, run
+from tests.discord.conftest import Bot, board_saying, first_channel, run, shown
 from tests.discord.fake import ALICE, BOB, FakeDiscord
 from tests.discord.refusals import CONTENT_MAX, LABEL_MAX
 from tests.pictures import png
@@ -80,4 +80,4 @@ async def test_a_long_record_is_a_file_and_a_short_one_a_message(fake: FakeDisco
     await run(fake, ALICE, "take", channel, args="1 1")
     await run(fake, BOB, "record", channel)
     short = fake.channel(channel)[-1]
-    assert short.content == "Nim: Alice vs Bob (1 move)\n1. 1 1" and short.files == []
+    assert shown(short.content) == "Nim: Alice vs Bob (1 move)\n1. 1 1" and short.files == []

@@ -17,7 +17,7 @@ from tests.ops import get, moved, scrape
 
 
 async def test_rate_limit_waits_errors_and_readiness(fake: FakeDiscord, bot: Bot) -> None:
-    server = Ops(bot.store, {"discord": bot.discord.connected}, "127.0.0.1", 0)
+    server = Ops(bot.store, {"discord": bot.discord.readiness}, "127.0.0.1", 0)
     base = f"http://127.0.0.1:{await server.start()}"
     try:
         status, body = await get(f"{base}/readyz")

@@ -1,10 +1,10 @@
-"""What the channel must see after a move reaches it when Discord refuses it at first (issue 19,
-item 11): a 429 without `Via` (discord.py takes it for a Cloudflare ban and does not retry), a
-503 (a 5xx it does not retry), a connection dropped before any answer, or after Discord made
-the message (its answer lost: each try carries the same nonce, so Discord answers the next one
-with the message it made instead of making another). The move stands, its
-mover is not told "something went wrong", and the board is posted exactly once: later by the
-outbox's deliverer (on the host's clock, which the test moves), or by the next process."""
+"""What the channel must see after a move reaches it when Discord refuses it at first: a 429
+without `Via` (discord.py takes it for a Cloudflare ban and does not retry), a 503 (a 5xx it
+does not retry), a connection dropped before any answer, or after Discord made the message (its
+answer lost: each try carries the same nonce, so Discord answers the next one with the message it
+made instead of making another). The move stands, its mover is not told "something went wrong",
+and the board is posted exactly once: later by the outbox's deliverer (on the host's clock, which
+the test moves), or by the next process."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""No token in the logs (issue 19, item 8): the real `gamehost` at DEBUG with the real discord.py
+"""No token in the logs: the real `gamehost` at DEBUG with the real discord.py
 against the stand-in Discord. At DEBUG discord.py logs every gateway event (an interaction
 carries its token, which lets anyone answer it as the bot for 15 minutes) and every REST call's
 URL (a follow-up's URL holds that token): the one filter on the root handler masks them, and the

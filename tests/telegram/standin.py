@@ -4,7 +4,11 @@ Tests push updates (a user types, presses a button, uses inline mode) and look a
 calls the bot made. The bot's messages live here as Telegram would keep them: edits
 change them in place, and a press carries the message as it is now. Faults can be
 queued: `retry_after` answers 429 with a RetryAfter, as Telegram does under flood; `failing`
-answers a 5xx, or drops the connection without an answer.
+answers a 5xx, drops the connection without an answer (`DROP`: nothing was done), or does
+what was asked and then drops the connection (`LOST`: the message is made, its answer lost).
+`unreachable` drops every connection (Telegram cannot be reached). The webhook is kept as
+Telegram keeps it (setWebhook, deleteWebhook, getWebhookInfo with `webhook_error` as the
+last delivery failure); getUpdates is refused while one is set.
 
 It refuses what Telegram refuses (tests/telegram/refusals.py lists the documented limits:
 text and caption lengths after entity parsing, HTML Telegram cannot parse, inline keyboards
@@ -117,6 +121,9 @@ class BotAPI:
         self.queries: set[str] = set()  # callback and inline queries sent to the bot
         self.answered: set[str] = set()  # requests refused because the flood wait was not over
         self.url = ""
+        self.unreachable = False  # every connection dropped before any answer
+        self.webhook: dict[str, Any] = {}  # what setWebhook set (url, max_connections, ...); {}: none
+        self.webhook_error: tuple[int, str] | None = None  # the last failed delivery: (unix time, why)
         self._update_ids = itertools.count(1)
         self._message_ids: dict[int, itertools.count[int]] = {}
         self._ids = itertools.count(1)
@@ -154,6 +161,8 @@ class BotAPI:
         call = Call(method, params, files)
         for watch in self.watchers:  # a test looks at the world as the request arrives
             watch(call)
+        if self.unreachable:
+            return await self._drop(call, request)
         if (waiting := self._flood_wait(call)) is not None:
             self.early.append(call)
             return await self._refuse(call, 429, f"Too Many Requests: retry after {waiting}",
@@ -161,12 +170,8 @@ class BotAPI:
         fault = next((f for f in self.faults if method in f.methods and f.count > 0), None)
         if fault is not None and fault.status == DROP:
             fault.count -= 1
-            call.status, call.description = DROP, "connection dropped"
-            await self._record(call)
-            assert request.transport is not None
-            request.transport.abort()  # the connection breaks before any answer
-            return web.Response()
-        if fault is not None:
+            return await self._drop(call, request)
+        if fault is not None and fault.status != LOST:
             fault.count -= 1
             retry = (fault.body.get("parameters") or {}).get("retry_after")
             if fault.status == 429 and retry:
@@ -175,6 +180,9 @@ class BotAPI:
             await self._record(call)
             return web.json_response({"ok": False, **fault.body}, status=fault.status)
         if method == "getUpdates":
+            if self.webhook:
+                return await self._refuse(call, 409, "Conflict: can't use getUpdates method while webhook is active; "
+                                                     "use deleteWebhook to delete the webhook first")  # fmt: skip
             return web.json_response({"ok": True, "result": await self._get_updates(params)})
         serve = getattr(self, f"_api_{method}", None)
         if serve is None:
@@ -184,8 +192,21 @@ class BotAPI:
             result = serve(params, call)
         except ApiError as e:
             return await self._refuse(call, e.status, e.description)
+        if fault is not None and fault.status == LOST:  # done, and the answer never arrives
+            fault.count -= 1
+            call.description = "done, answer lost"
+            return await self._drop(call, request)
         await self._record(call)
         return web.json_response({"ok": True, "result": result})
+
+    async def _drop(self, call: Call, request: web.Request) -> web.Response:
+        """The connection breaks before any answer (`call.status` stays 200 if the work was done)."""
+        if not call.description:
+            call.status, call.description = DROP, "connection dropped"
+        await self._record(call)
+        assert request.transport is not None
+        request.transport.abort()
+        return web.Response()
 
     async def _refuse(self, call: Call, status: int, description: str, extra: dict[str, Any] | None = None
                       ) -> web.Response:  # fmt: skip
@@ -219,10 +240,32 @@ class BotAPI:
         return BOT
 
     def _api_deleteWebhook(self, p: dict[str, Any], call: Call) -> Any:
+        self.webhook, self.webhook_error = {}, None
         return True
 
     def _api_setWebhook(self, p: dict[str, Any], call: Call) -> Any:
+        if not p.get("url"):  # an empty URL removes the webhook, as deleteWebhook does
+            return self._api_deleteWebhook(p, call)
+        if not re.fullmatch(r"https?://\S+", p["url"]):
+            raise refusals.bad("bad webhook: An HTTPS URL must be provided for webhook")
+        self.webhook = {"url": p["url"], "max_connections": int(p.get("max_connections") or 40),
+                        "allowed_updates": p.get("allowed_updates") or []}  # fmt: skip
+        self.webhook_error = None
         return True
+
+    def _api_getWebhookInfo(self, p: dict[str, Any], call: Call) -> Any:
+        """As Telegram answers: `url` empty without a webhook; the optional fields only when they
+        have a value (the last delivery failure's time in unix seconds, and its message)."""
+        info: dict[str, Any] = {"url": self.webhook.get("url", ""), "has_custom_certificate": False,
+                                "pending_update_count": len(self.updates)}  # fmt: skip
+        if self.webhook:
+            info["max_connections"] = self.webhook["max_connections"]
+            if self.webhook["allowed_updates"]:
+                info["allowed_updates"] = self.webhook["allowed_updates"]
+            info["ip_address"] = "127.0.0.1"
+        if self.webhook_error is not None:
+            info["last_error_date"], info["last_error_message"] = self.webhook_error
+        return info
 
     def _api_setMyCommands(self, p: dict[str, Any], call: Call) -> Any:
         """Telegram's rules: at most 100 commands named [a-z0-9_]{1,32}, described in 1-256
@@ -508,12 +551,13 @@ def _flood_key(params: dict[str, Any]) -> Any:
     return params.get("chat_id", "bot")
 
 
-DROP = 0  # a Fault's status: the connection is dropped without an answer
+DROP = 0  # a Fault's status: the connection is dropped without an answer (nothing done)
+LOST = 1  # a Fault's status: the request is done (a message made), then the connection dropped
 
 
 def failing(methods: set[str], count: int, status: int) -> Fault:
-    """The next `count` calls of `methods` fail: a 5xx as Telegram answers it, or (`DROP`) a
-    connection dropped before any answer."""
+    """The next `count` calls of `methods` fail: a 5xx as Telegram answers it, a connection
+    dropped before any answer (`DROP`), or after the work was done (`LOST`)."""
     return Fault(methods, count, status, {"error_code": status, "description": "Internal Server Error"})
 
 

@@ -1,9 +1,9 @@
 """The flood limit of one group holds up neither other chats nor what is not a message.
 
 Neither test asks the machine to answer fast: where one chat must not wait for another, the
-group's second message is held for 15 s (it was 4 s, within which every other answer then had to
-come, however busy the machine); where the held message must come, only "not before its slot"
-is checked, which a busy machine cannot break."""
+group's second message is held for 15 s, long enough for every other answer to come however busy
+the machine; where the held message must come, only "not before its slot" is checked, which a busy
+machine cannot break."""
 
 from __future__ import annotations
 

@@ -140,3 +140,26 @@ async def test_after_all_passed_every_player_gets_the_new_hand_at_once(world: Wo
     assert deal(now) == 1
     for p in people:
         assert api.of("sendPhoto", chat_id=p["id"])[-1].text.startswith(f"Your hand, {p['first_name']}")
+
+
+async def test_inline_plays_are_named_in_the_players_language(world: World) -> None:
+    """A player whose Telegram speaks Chinese reads 叫3分 and 不叫 (was "bid 3" and "pass"), and
+    choosing one posts what the bot reads back as that move."""
+    api = world.api
+    people = [api.person(101, "Alice", "alice", language_code="zh-hans"), world.bob, world.carol]
+    await api.say(people[0], GROUP, "/ddz start")
+    await api.wait(lambda: api.to_chat(GROUP))
+    await api.say(world.bob, GROUP, "/join")
+    await api.say(world.carol, GROUP, "/join")
+    await api.wait(lambda: api.of("sendPhoto", chat_id=GROUP))
+    while (bidder := to_move(await session(world))) != 0:  # Bob and Carol pass until it is Alice's bid
+        edits = len(api.of("editMessageMedia", chat_id=GROUP))
+        await api.say(people[bidder], GROUP, "/move pass")
+        await api.wait(lambda edits=edits: len(api.of("editMessageMedia", chat_id=GROUP)) > edits)
+    titles = {r["title"]: r for r in await inline_results(world, people[0])}
+    assert {"▶ 叫1分", "▶ 叫2分", "▶ 叫3分", "▶ 不叫"} <= set(titles) and "▶ bid 3" not in titles
+    edits = len(api.of("editMessageMedia", chat_id=GROUP))
+    await choose(world, people[0], titles["▶ 叫3分"])
+    await api.wait(lambda: len(api.of("editMessageMedia", chat_id=GROUP)) > edits)
+    state = world.table.host.games["doudizhu"].from_json((await session(world)).state)
+    assert state.landlord == 0 and state.base == 3

@@ -22,7 +22,7 @@ from tests.telegram.test_running import free_port
 async def test_rate_limit_waits_errors_and_readiness(tmp_path: Path, clock: Clock) -> None:
     world = await make_world(tmp_path, clock)
     api = world.api
-    server = Ops(world.table.store, {"telegram": world.tg.connected}, "127.0.0.1", 0)
+    server = Ops(world.table.store, {"telegram": world.tg.readiness}, "127.0.0.1", 0)
     base = f"http://127.0.0.1:{await server.start()}"
     try:
         status, body = await get(f"{base}/readyz")
@@ -43,7 +43,7 @@ async def test_rate_limit_waits_errors_and_readiness(tmp_path: Path, clock: Cloc
         await api.stop()  # Telegram stops answering: the next poll fails
         await until(lambda: not world.tg.connected())
         status, body = await get(f"{base}/readyz")
-        assert status == 503 and json.loads(body)["telegram"] == "down"
+        assert status == 503 and json.loads(body)["telegram"] == "down: no answer (NetworkError)"
         assert (await get(f"{base}/healthz"))[0] == 200
     finally:
         await server.stop()

@@ -1,8 +1,8 @@
-"""What the group must see after a move reaches it when Telegram refuses it at first (issue 19,
-item 11): a 500, or a connection dropped before any answer, once or several times. The move
-stands and the table message shows it exactly once: edited in place (with one ping of the
-player to move) or posted once, later, by the outbox's deliverer (on the host's clock, which
-the test moves), or by the next process."""
+"""What the group must see after a move reaches it when Telegram refuses it at first: a 500, or
+a connection dropped before any answer, once or several times. The move stands and the table
+message shows it exactly once: edited in place (with one ping of the player to move) or posted
+once, later, by the outbox's deliverer (on the host's clock, which the test moves), or by the
+next process."""
 
 from __future__ import annotations
 

@@ -120,3 +120,19 @@ async def test_a_hint_pressed_is_the_presss_alert_which_only_the_presser_sees(wo
     alert = await api.wait(lambda: api.answer(query))
     assert alert.params["text"].startswith("Hint: ") and alert.params["show_alert"] is True
     assert api.to_chat(GROUP)[before:] == []
+
+
+async def test_a_refusal_that_tells_no_cards_reaches_a_player_who_never_opened_the_private_chat(world: World) -> None:
+    """Only what depends on a player's own cards is private: "It is Alice's turn" is said in the
+    group (as a reply to the command); "You have no second 7" never is, even as a fallback."""
+    api = world.api
+    landlord, secret = await ddz_landlord(world)  # nobody has opened a private chat with the bot
+    other = next(p for p in (world.alice, world.bob, world.carol) if p is not landlord)
+    typed, answer = await typed_and_answered(world, other, "/move 3", GROUP)
+    assert answer.text == f"It is {landlord['first_name']}'s turn." and not answer.buttons
+    assert answer.params["reply_parameters"]["message_id"] == typed["message_id"]
+    typed, answer = await typed_and_answered(world, landlord, "/bid 2", GROUP)  # the game's, about no card
+    assert answer.text.startswith("The bidding is over") and not answer.buttons
+    _, note = await typed_and_answered(world, landlord, f"/move {secret.typed}", GROUP)
+    assert "my answer is for you alone" in note.text
+    assert [c for c in api.to_chat(GROUP) if secret.refusal in c.text] == []

@@ -1,4 +1,4 @@
-"""No token in the logs (issue 19, item 8): the real `gamehost` at DEBUG with the real
+"""No token in the logs: the real `gamehost` at DEBUG with the real
 python-telegram-bot against the stand-in Bot API. httpx logs every request's URL, which holds the
 token, and python-telegram-bot logs its API URL and the webhook's parameters: the one filter on
 the root handler masks them all, in text and in JSON lines."""

@@ -31,6 +31,7 @@ import contextlib
 import logging
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import aiohttp
@@ -42,7 +43,7 @@ from discord.gateway import DiscordWebSocket
 from bot import metrics
 from bot.adapters.discord.channels import Channels
 from bot.adapters.discord.commands import CatalogTranslator, Commands
-from bot.adapters.discord.messages import Buttons, attached, chunks, defer, followup
+from bot.adapters.discord.messages import Buttons, attached, chunks, defer, followup, literal
 from bot.host import Host
 from bot.i18n import t
 from bot.model import DISCORD, Event, Everyone, NotSecret, Public, Reply, User
@@ -165,6 +166,10 @@ class DiscordBot:
             return bool(client.shards) and all(not shard.is_closed() for shard in client.shards.values())
         return client.ws is not None and client.ws.open
 
+    def readiness(self) -> bool:
+        """For /readyz: `connected`."""
+        return self.connected()
+
     async def start(self) -> None:
         """Log in, sync the commands, and connect in the background. A token Discord refuses, or
         a Discord it cannot reach (that may come back: `transient`), raises StartFailed."""
@@ -259,25 +264,32 @@ class DiscordBot:
         log.warning("slash command %r failed: %r", interaction.data, error)
         if not interaction.response.is_done():
             with contextlib.suppress(discord.HTTPException):
-                await interaction.response.send_message((await self._sorry(interaction, "discord.failed")).text,
-                                                        ephemeral=True)  # fmt: skip
+                sorry = await self._sorry(interaction, "discord.failed")
+                await interaction.response.send_message(literal(sorry.text), ephemeral=True)
 
     async def _sorry(self, interaction: discord.Interaction, key: str) -> Reply:
         """What the bot itself says to the user of `interaction`, in their language."""
         tr = await self.host.reader(f"{DISCORD}:{interaction.user.id}", interaction.locale.value)
         return Reply(tr(t(key)), language=tr.language, audience=NotSecret(f"{DISCORD}:{interaction.user.id}"))
 
-    async def _suggest_moves(self, interaction: discord.Interaction, prefix: str, current: str) -> list[str]:
-        """Legal moves of the user's seat for /move and the games' move words, matching what is typed."""
+    async def _suggest_moves(self, interaction: discord.Interaction, prefix: str,
+                             current: str) -> list[tuple[str, str]]:  # fmt: skip
+        """Legal moves of the user's seat for /move and the games' move words, matching what is typed:
+        (as they read it, in their language; what is sent)."""
         channel, user_id = channel_key(interaction.channel_id or 0), f"{DISCORD}:{interaction.user.id}"
         try:
-            texts = await asyncio.wait_for(self.host.legal_moves(channel, user_id), 2.0)
+            plays = await asyncio.wait_for(self.host.plays(channel, user_id, interaction.locale.value), 2.0)
         except TimeoutError:
             return []
-        if prefix:
-            texts = [m[len(prefix) :].strip() for m in texts if m.startswith(prefix)]
-        wanted = current.strip().lower()
-        return [m for m in texts if m and m.lower().startswith(wanted)]
+        found = []
+        for play in plays:
+            if not play.text.startswith(prefix):
+                continue
+            value = play.text[len(prefix) :].strip()  # /bid takes "2" of "bid 2"
+            name = value if play.name == play.text else play.name  # words read in the reader's language
+            if value and any(w.lower().startswith(current.strip().lower()) for w in (value, name)):
+                found.append((name, value))
+        return found
 
     # --- replies out ------------------------------------------------------------------------
     async def deliver(self, channel: str, replies: list[Reply]) -> None:
@@ -337,17 +349,15 @@ class _Answer:
     async def privately(self, reply: Reply) -> None:
         if self.thinking:
             self.thinking = False
-            text, *more = chunks(reply.text)
+            text, *more = chunks(literal(reply.text))
             file = attached(reply)
             await self.interaction.edit_original_response(
                 content=text or None, attachments=[file] if file else [],
                 view=Buttons(reply) if reply.buttons and not more else None,
                 allowed_mentions=discord.AllowedMentions.none(),
             )  # fmt: skip
-            for i, piece in enumerate(more):
-                last = i == len(more) - 1
-                await followup(self.interaction, Reply(piece, buttons=reply.buttons if last else (),
-                                                           audience=reply.audience))
+            if more:
+                await followup(self.interaction, replace(reply, image=None, document=None), more)
         else:
             await followup(self.interaction, reply)
 

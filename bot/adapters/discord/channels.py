@@ -22,7 +22,7 @@ from typing import Any
 
 import discord
 
-from bot.adapters.discord.messages import Buttons, chunks, documented, edit
+from bot.adapters.discord.messages import Buttons, chunks, documented, edit, literal
 from bot.host import Notes
 from bot.model import DISCORD, Public, Reply
 from bot.outbox import Undeliverable
@@ -81,7 +81,7 @@ class Channels:
         target = self.client.get_partial_messageable(int(channel.partition(":")[2]))
         pings = [uid for uid in map(snowflake, reply.mentions) if uid is not None]
         text = " ".join(f"<@{uid}>" for uid in pings)
-        text = f"{text} {reply.text}" if text else reply.text
+        text = f"{text} {literal(reply.text)}" if text else literal(reply.text)
         allowed = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
                                           users=[discord.Object(uid) for uid in pings])  # fmt: skip
         text, files = documented(reply, text)  # a long record goes as a file

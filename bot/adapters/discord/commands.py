@@ -75,7 +75,8 @@ class Commands:
     """Builds the command tree for the host's games; `run` answers every command."""
 
     def __init__(self, tree: app_commands.CommandTree, games: dict[str, Game], tr: Translator, run: Run,
-                 suggest_moves: Callable[[discord.Interaction, str, str], Awaitable[list[str]]]) -> None:  # fmt: skip
+                 suggest_moves: Callable[[discord.Interaction, str, str],
+                                         Awaitable[list[tuple[str, str]]]]) -> None:  # fmt: skip
         self.tree = tree
         self.games = games
         self.tr = tr
@@ -210,7 +211,7 @@ class Commands:
     def _moves(self, prefix: str) -> Suggest:
         async def suggest(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
             moves = await self.suggest_moves(interaction, prefix, current)
-            return [app_commands.Choice(name=m[:100], value=m[:100]) for m in moves[:MAX_CHOICES]]
+            return [app_commands.Choice(name=name[:100], value=value[:100]) for name, value in moves[:MAX_CHOICES]]
 
         return suggest
 

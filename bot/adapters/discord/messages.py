@@ -1,10 +1,12 @@
-"""Discord message pieces shared by the bot's answers and posts: buttons, text cut to
-Discord's limits, attached pictures, ephemeral follow-ups, acknowledging and editing."""
+"""Discord message pieces shared by the bot's answers and posts: the host's text as Discord
+shows it literally, buttons, text cut to Discord's limits, attached pictures, ephemeral
+follow-ups, acknowledging and editing."""
 
 from __future__ import annotations
 
 import io
 import logging
+import re
 from typing import Any
 
 import aiohttp
@@ -16,6 +18,10 @@ log = logging.getLogger(__name__)
 
 MAX_CONTENT = 2000  # characters in one message
 MAX_BUTTONS, MAX_LABEL, PER_ROW = 25, 80, 5
+LINK = re.compile(r"https?://[^\s<>]+[^\s<>.,:;\"')\]]")
+MARKDOWN = re.compile(r"[\\*_~|`\[\]<]")  # escaped wherever they are
+LINE_START = re.compile(r"^([ \t]*(?:\d+)?)([#>.-])", re.MULTILINE)  # headings, quotes, lists ("1.": its dot)
+MENTION = re.compile(r"@(everyone|here)")
 BUTTON_STYLES = {
     "accept": discord.ButtonStyle.success,
     "join": discord.ButtonStyle.success,
@@ -24,6 +30,20 @@ BUTTON_STYLES = {
     "move": discord.ButtonStyle.primary,
     "decline": discord.ButtonStyle.danger,
 }
+
+
+def literal(text: str) -> str:
+    """The host's text (plain: it holds people's names and what they typed) as Discord shows it,
+    character for character: every character markdown reads escaped with a backslash (`**bold**`,
+    `_x_`, a backquote, a masked link, and at a line's start a heading, a quote, a list), no tag
+    (`<@&123>`, `<#1>`, `<t:1>`: a mention pill), no `@everyone` or `@here`; links left as they are.
+    What the adapter adds (the ping of the player to move) is added after."""
+    pieces, at = [], 0
+    for link in LINK.finditer(text):
+        pieces += [MARKDOWN.sub(r"\\\g<0>", text[at : link.start()]), link.group()]
+        at = link.end()
+    escaped = "".join([*pieces, MARKDOWN.sub(r"\\\g<0>", text[at:])])
+    return MENTION.sub("@\u200b\\1", LINE_START.sub(r"\1\\\2", escaped))
 
 
 class Buttons(discord.ui.View):
@@ -47,6 +67,8 @@ def chunks(text: str) -> list[str]:
     while len(text) > MAX_CONTENT:
         cut = text.rfind("\n", 0, MAX_CONTENT)
         cut = cut if cut > 0 else MAX_CONTENT
+        while cut > 1 and text[cut - 1] == "\\":  # never between an escape and what it escapes
+            cut -= 1
         pieces.append(text[:cut])
         text = text[cut:].lstrip("\n")
     pieces.append(text)
@@ -68,12 +90,12 @@ def documented(reply: Reply, text: str) -> tuple[str, list[discord.File]]:
     return text.partition("\n")[0][:MAX_CONTENT], [*files, whole]
 
 
-async def followup(interaction: discord.Interaction, reply: Reply) -> None:
-    """An ephemeral message to the user of `interaction`."""
+async def followup(interaction: discord.Interaction, reply: Reply, pieces: list[str] | None = None) -> None:
+    """An ephemeral message to the user of `interaction` (`pieces`: of its text, as sent)."""
     if not (reply.text or reply.image):
         return
-    text, files = documented(reply, reply.text)
-    *before, last = chunks(text)
+    text, files = documented(reply, literal(reply.text))
+    *before, last = pieces or chunks(text)
     for piece in before:
         await interaction.followup.send(piece, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
     extra: dict[str, Any] = {}

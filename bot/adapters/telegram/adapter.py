@@ -37,6 +37,7 @@ from bot import metrics, table
 from bot.adapters.telegram.inline import answer_inline
 from bot.adapters.telegram.outgoing import Origin, Sender
 from bot.adapters.telegram.plumbing import ChatOrder, FloodSafeLimiter, MeasuredRequest, Reach
+from bot.adapters.telegram.watch import WebhookWatch
 from bot.commands import Command
 from bot.host import Host
 from bot.i18n import LANGUAGES, Translator, t, translator
@@ -71,6 +72,8 @@ class TelegramOptions:
     group_rate: float = 20.0  # messages per group_period per group (Telegram's limit: 20 a minute)
     group_period: float = 60.0
     max_retries: int = 10  # RetryAfter answers honoured per request before giving up
+    webhook_check: float = 5.0  # webhook mode: seconds without an answered request before asking getWebhookInfo
+    webhook_errors_for: float = 60.0  # a delivery failure Telegram reports says "down" this long (or until an update)
 
 
 def build_application(options: TelegramOptions, reach: Reach | None = None) -> Application:
@@ -105,6 +108,8 @@ class Telegram:
         self.out = Sender(self.app, self.tr, self.notes)
         self._typing: dict[int, asyncio.Task[None]] = {}
         self._webhook: Any = None  # the webhook server of a worker that does not register it
+        self.watch = (WebhookWatch(self.app, self.reach, options.webhook_url, options.webhook_check,
+                                   options.webhook_errors_for) if options.webhook_url else None)  # fmt: skip
         self.app.add_handler(MessageHandler(filters.UpdateType.MESSAGE & filters.TEXT, self._on_message))
         self.app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._on_migrate))
         self.app.add_handler(CallbackQueryHandler(self._on_callback))
@@ -125,8 +130,14 @@ class Telegram:
     name = TELEGRAM
 
     def connected(self) -> bool:
-        """Running, and Telegram answered its last request (readiness)."""
-        return self.app.running and self.reach.up
+        return self.readiness() == "up"
+
+    def readiness(self) -> str:
+        """"up" while running, Telegram answered its last request and (webhook mode) it has the bot's
+        webhook and delivers to it; else "down: why" (for /readyz)."""
+        trouble = self.watch.trouble if self.watch is not None else None
+        why = "not running" if not self.app.running else self.reach.why if not self.reach.up else trouble
+        return "up" if why is None else f"down: {why}"
 
     async def start(self) -> None:
         """Connect and serve. A token Telegram refuses, or a Telegram it cannot reach (that may
@@ -165,6 +176,8 @@ class Telegram:
         else:
             await updater.start_polling(timeout=o.poll_timeout, allowed_updates=ALLOWED_UPDATES,
                                         error_callback=lambda e: log.warning("polling: %s", e))  # fmt: skip
+        if self.watch is not None:  # an idle webhook bot asks Telegram nothing: the watch does
+            self.watch.start()
 
     async def _serve_webhook(self) -> None:
         """One of several workers behind the webhook's URL: serve the updates Telegram posts there
@@ -181,6 +194,8 @@ class Telegram:
     async def stop(self) -> None:
         for task in self._typing.values():
             task.cancel()
+        if self.watch is not None:
+            await self.watch.stop()
         if self._webhook is not None:
             await self._webhook.shutdown()
         if self.app.updater is not None and self.app.updater.running:

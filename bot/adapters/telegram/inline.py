@@ -1,5 +1,5 @@
 """Inline mode: a player types @thebot in the group and sees, privately, their hand and
-their legal plays. Choosing a play posts "/move <play>" into the group as that player
+their legal plays (in their language). Choosing a play posts "/move <play>" into the group as that player
 (a message "via @thebot", which reaches the bot even in privacy mode); the host then
 applies it like any typed move. Choosing the hand posts "/hand", which sends the cards
 to the player's private chat (or a button that opens it) — never to the group.
@@ -35,7 +35,7 @@ async def answer_inline(host: Host, tr: Translator, query: InlineQuery) -> None:
         hand, plays = " · ".join(found.lines), found.plays
         wanted = "".join(query.query.split()).lower()
         if wanted:
-            plays = [p for p in plays if wanted in "".join(p.split()).lower()]
+            plays = [p for p in plays if any(wanted in "".join(w.split()).lower() for w in p)]
         start = int(query.offset) if query.offset.isdigit() else 0
         page = plays[start : start + PAGE]
         results: list[InlineQueryResultArticle] = []
@@ -47,8 +47,8 @@ async def answer_inline(host: Host, tr: Translator, query: InlineQuery) -> None:
             ))  # fmt: skip
         for i, play in enumerate(page, start):
             results.append(InlineQueryResultArticle(
-                f"play.{found.session}.{found.version}.{i}", tr(t("telegram.inline_play_title", move=play)),
-                InputTextMessageContent(f"/move {play}"), description=hand,
+                f"play.{found.session}.{found.version}.{i}", tr(t("telegram.inline_play_title", move=play.name)),
+                InputTextMessageContent(f"/move {play.name}"), description=hand,
             ))  # fmt: skip
         more = str(start + PAGE) if start + PAGE < len(plays) else ""
         button = InlineQueryResultsButton(tr(t("telegram.button_open_private")),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import math
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
@@ -51,9 +52,12 @@ class FloodSafeLimiter(AIORateLimiter):
 
 
 class Reach:
-    """Whether Telegram answered the bot's last request (readiness reads it)."""
+    """Whether Telegram answered the bot's last request, and when one last got an answer
+    (readiness reads it; the webhook's watch asks Telegram only when nothing did lately)."""
 
     up = False
+    why = "not started"  # why it is down: the last request's failure
+    answered_at = -math.inf  # the event loop's clock at the last request Telegram answered
 
 
 class MeasuredRequest(HTTPXRequest):
@@ -69,10 +73,14 @@ class MeasuredRequest(HTTPXRequest):
         try:
             status, payload = await super().do_request(*args, **kwargs)
         except TelegramError as error:  # no answer: the network, a timeout
-            self.reach.up = False
+            self.reach.up, self.reach.why = False, f"no answer ({type(error).__name__})"
             metrics.platform_error(TELEGRAM, type(error).__name__)
             raise
         self.reach.up = status < 500
+        if self.reach.up:
+            self.reach.answered_at = asyncio.get_running_loop().time()
+        else:
+            self.reach.why = f"Telegram answered {status}"
         if status >= 400 and status != 429:  # a 429 is a wait, counted by the limiter
             metrics.platform_error(TELEGRAM, str(status))
         return status, payload
