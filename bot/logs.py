@@ -16,9 +16,12 @@ extra field, then masks in them:
 - whatever has the shape of one: a Telegram token, a Discord bot token, an `Authorization`
   header's credentials, a `"token": …` field, an interaction token in a URL, a password in a URL.
 
-At DEBUG the libraries log at DEBUG too (discord.py's gateway, python-telegram-bot's requests),
-except those in `QUIET`, kept at INFO: aiosqlite's DEBUG is two lines for every SQL statement,
-with its parameters (a session's whole state, the hidden hands of a card game with it).
+The libraries also log what they carry: at DEBUG python-telegram-bot logs every API call's
+parameters and every update, discord.py every gateway event and request body, aiosqlite every
+statement with its parameters. The same filter first reduces a library's record to what may be
+shown (`bot.library_logs`: below INFO only the lines listed there, with their payloads reduced
+to their types' names; at INFO and above, payload arguments reduced), or drops it; so a hand, a
+hint or a link code never reaches the log, whichever library carried it.
 
 Uncaught exceptions (of the main thread and of other threads) and `warnings` are logged through
 the same handler, so they are masked too; `clean` masks a line printed without logging (the
@@ -37,12 +40,12 @@ from urllib.parse import quote, urlsplit
 
 from pythonjsonlogger.json import JsonFormatter
 
+from bot import library_logs
+
 MASK = "<redacted>"
 SHORTEST = 6  # a secret shorter than this would mask ordinary words: not taken (no real token is)
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 FORMATS = ("text", "json")
-
-QUIET = ("aiosqlite",)  # libraries whose DEBUG is every statement they run: INFO at most
 
 # Secrets by their shape, whoever's they are. (pattern, replacement)
 SHAPES: list[tuple[re.Pattern[str], str]] = [
@@ -83,8 +86,9 @@ def url_password(url: str | None) -> str | None:
 
 
 class Redact(logging.Filter):
-    """Masks secrets in everything a record will print. On the root handler: every logger's
-    records pass through it, whatever their level."""
+    """Drops or reduces a library's record that carries data (`bot.library_logs`), then masks
+    secrets in everything a record will print. On the root handler: every logger's records pass
+    through it, whatever their level."""
 
     def __init__(self, secrets: Iterable[str | None] = ()) -> None:
         super().__init__()
@@ -108,6 +112,8 @@ class Redact(logging.Filter):
         return text
 
     def filter(self, record: logging.LogRecord) -> bool:
+        if not library_logs.reduce(record):
+            return False
         try:
             message = record.getMessage()
         except Exception:  # arguments that do not fit the format: show both, masked
@@ -159,8 +165,6 @@ def setup(level: str = "WARNING", fmt: str = "text", secrets: Iterable[str | Non
         root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(level.upper())
-    for name in QUIET:
-        logging.getLogger(name).setLevel(max(logging.INFO, root.level))
     logging.captureWarnings(True)
     sys.excepthook = _uncaught
     threading.excepthook = _uncaught_in_thread

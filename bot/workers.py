@@ -5,8 +5,15 @@ every core.
 The workers must not outlive the host, however it ends: a `kill -9` gives it no chance
 to stop them. So each worker watches a pipe whose writing end only the host holds; the
 kernel closes it when the host dies, and the worker exits. (Its forkserver and the
-resource tracker then see their last user gone and exit too.) A pool whose worker died
-(killed, out of memory) is broken for good: the next call starts a new one.
+resource tracker then see their last user gone and exit too.) Ctrl-C in a terminal sends
+SIGINT to the whole process group: the workers ignore it and leave when the host is done
+with them, so only the host says anything. A pool whose worker died (killed, out of
+memory) is broken for good: the next call starts a new one.
+
+Starting the processes takes seconds (the forkserver imports the program first): `warm_up`
+starts them from a thread, never the event loop's, so the bot answers meanwhile; `warming`
+says whether it is still going on (`bot.pictures` draws in this process meanwhile), and a
+call made meanwhile waits for the processes to be started (a bot's first move).
 """
 
 from __future__ import annotations
@@ -16,9 +23,11 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import signal
 import threading
+import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
 from typing import Any, TypeVar
@@ -38,6 +47,8 @@ class Workers:
         self._context = multiprocessing.get_context("forkserver")
         self._alive, self._host_alive = self._context.Pipe(duplex=False) if self.count > 0 else (None, None)
         self._pool: Executor = self._new_pool()
+        self._starting: asyncio.Future[list[Future[Any]]] | None = None  # the warm-up's start of the processes
+        self.warming = False
 
     def _new_pool(self) -> Executor:
         if self.count == 0:
@@ -47,6 +58,8 @@ class Workers:
 
     async def run(self, fn: Callable[..., R], *args: Any) -> R:
         """`fn(*args)` in a worker; a pool whose worker died is replaced and asked again once."""
+        if self._starting is not None and not self._starting.done():
+            await asyncio.wait([self._starting])  # submitted meanwhile, it would start a process on the loop
         loop = asyncio.get_running_loop()
         pool = self._pool
         try:
@@ -59,9 +72,23 @@ class Workers:
             return await loop.run_in_executor(self._pool, fn, *args)
 
     async def warm_up(self, fn: Callable[[], Any]) -> None:
-        """Start the workers and run `fn` (loading what they need) in each, now rather than at first use."""
-        loop = asyncio.get_running_loop()
-        await asyncio.gather(*(loop.run_in_executor(self._pool, fn) for _ in range(self.count)))
+        """Start the workers and run `fn` (loading what they need) in each, now rather than at first
+        use; the processes are started from a thread, so the event loop goes on meanwhile."""
+        if self.count == 0:
+            return
+        started, pool = time.perf_counter(), self._pool
+        self.warming = True
+        try:
+            starting = asyncio.ensure_future(asyncio.to_thread(self._submit_each, pool, fn))
+            self._starting = starting
+            await asyncio.gather(*map(asyncio.wrap_future, await starting))
+            log.debug("%d %s worker processes ready in %.1f s", self.count, self.name, time.perf_counter() - started)
+        finally:
+            self.warming = False
+
+    def _submit_each(self, pool: Executor, fn: Callable[[], Any]) -> list[Future[Any]]:
+        """`fn` once for each worker; each submit starts a process (slow: call it from a thread)."""
+        return [pool.submit(fn) for _ in range(self.count)]
 
     def processes(self) -> list[int]:
         """The workers' process ids (none when they are threads)."""
@@ -72,7 +99,9 @@ class Workers:
 
 
 def _exit_with_the_host(alive: Connection) -> None:
-    """In each worker, first thing: a thread that ends the process when the host is gone."""
+    """In each worker, first thing: Ctrl-C is for the host (it stops the workers), and a thread
+    ends the process when the host is gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:
         with contextlib.suppress(EOFError, OSError):

@@ -9,9 +9,12 @@ channel's language: `--language`, or what `/lang` chose.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import itertools
 import os
 import re
 import sys
+import threading
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
@@ -30,11 +33,17 @@ def console_user(name: str) -> User:
 
 
 async def stdin_lines() -> AsyncIterator[str]:
+    """The lines typed, read by a daemon thread: Ctrl-C stops the bot without waiting for a line."""
     loop = asyncio.get_running_loop()
-    while True:
-        line = await loop.run_in_executor(None, sys.stdin.readline)
-        if not line:
-            return
+    lines: asyncio.Queue[str] = asyncio.Queue()
+
+    def read() -> None:
+        for line in itertools.chain(iter(sys.stdin.readline, ""), [""]):  # "": the end of the input
+            with contextlib.suppress(RuntimeError):  # the bot stopped meanwhile: nobody reads it
+                loop.call_soon_threadsafe(lines.put_nowait, line)
+
+    threading.Thread(target=read, name="stdin", daemon=True).start()
+    while line := await lines.get():
         yield line
 
 

@@ -1,7 +1,9 @@
 """bot/logs.py: the process's one log handler masks every secret in every part of a record
 (message and arguments, traceback, stack, extra fields), in text and JSON lines; ordinary text
-stays as it was. The platforms' own logs at DEBUG are tested in tests/telegram and tests/discord
-test_secrets_in_logs.py, with the real clients."""
+stays as it was. A library's record shows no payload (bot/library_logs.py): below INFO only its
+listed lines, their arguments reduced; above, its payload arguments reduced. The platforms' own
+logs at DEBUG are tested in tests/telegram and tests/discord test_secrets_in_logs.py, with the
+real clients."""
 
 from __future__ import annotations
 
@@ -43,7 +45,7 @@ def captured() -> Iterator[io.StringIO]:
 
 def test_every_part_of_a_record_is_masked_in_text(captured: io.StringIO) -> None:
     logs.setup("DEBUG", "text", [TELEGRAM], stream=captured)
-    log = logging.getLogger("somelib")
+    log = logging.getLogger("bot.somewhere")  # the project's own: every line passes, masked
     log.debug("POST https://api.telegram.org/bot%s/getUpdates", TELEGRAM)
     log.info("quoted: %s", "7123456789%3AAAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw1")
     log.info("the secret half alone: %s", TELEGRAM.partition(":")[2])
@@ -161,3 +163,65 @@ async def test_a_game_at_debug_tells_what_happened_and_not_the_hands(captured: i
     assert f"session {session.id} (doudizhu in {table.channel}) ended: " in said and f"{BOB.id} loss" in said
     assert len(hands) == 3 and not any(hand in said or hand[6:] in said for hand in hands)
     assert '"hands"' not in said and "aiosqlite" not in said
+
+
+CODE = "QPZHLT"  # a link code
+CARDS = "hand: 3♠ 4♣ 4♦ BJ"
+
+
+class Update:
+    """An API object, as the libraries' own are (python-telegram-bot's have to_dict)."""
+
+    update_id = 7
+
+    def to_dict(self) -> dict[str, str]:
+        return {"text": f"/link {CODE}"}
+
+    def __repr__(self) -> str:
+        return f"Update(text='/link {CODE}', description='{CARDS}')"
+
+
+def test_a_librarys_debug_shows_its_listed_lines_without_what_they_carry(captured: io.StringIO) -> None:
+    logs.setup("DEBUG", "json", [], stream=captured)
+    bot_api, gateway = logging.getLogger("telegram.ext.ExtBot"), logging.getLogger("discord.gateway")
+    bot_api.debug("Calling Bot API endpoint `%s` with parameters `%s`", "answerInlineQuery",
+                  {"results": [{"description": CARDS}]})  # fmt: skip
+    bot_api.debug("Call to Bot API endpoint `%s` finished with return value `%s`", "sendMessage",
+                  {"text": f"Your code: {CODE}"})  # fmt: skip
+    logging.getLogger("telegram.ext.Application").debug("Processing update %s", Update())
+    gateway.debug("For Shard ID %s: WebSocket Event: %s", None, {"op": 0, "t": "INTERACTION_CREATE", "s": 5,
+                  "d": {"data": {"name": "link", "options": [{"name": "code", "value": CODE}]}}})  # fmt: skip
+    logging.getLogger("discord.http").debug("%s %s with %s has returned %s", "POST", "https://x/api/v10/channels/1",
+                                            f'{{"content": "{CARDS}"}}', 200)  # fmt: skip
+    # Not listed: dropped, whatever they say (a new library, a new line, an f-string, a mapping, a traceback).
+    logging.getLogger("newlib").debug("sending %s", CODE)
+    gateway.debug(f"For Shard ID None: WebSocket Event: {CODE}")
+    logging.getLogger("telegram.ext.Updater").debug("Webhook received data: %s", f'{{"text": "/link {CODE}"}}')
+    logging.getLogger("discord.ui.view").debug("View interaction referenced an unknown item custom_id %s.", CODE)
+    logging.getLogger("aiosqlite").debug("executing %(sql)s", {"sql": "UPDATE sessions SET state=?"})
+    messages = [json.loads(line)["message"] for line in captured.getvalue().splitlines()]
+    assert messages == [
+        "Calling Bot API endpoint `answerInlineQuery` with parameters `<dict>`",
+        "Call to Bot API endpoint `sendMessage` finished with return value `<dict>`",
+        "Processing update 7",
+        "For Shard ID None: WebSocket Event: INTERACTION_CREATE (op 0, seq 5)",
+        "POST https://x/api/v10/channels/1 with <str> has returned 200",
+    ]
+
+
+def test_a_librarys_lines_above_debug_pass_without_their_payloads(captured: io.StringIO) -> None:
+    logs.setup("INFO", "text", [], stream=captured)
+    ptb = logging.getLogger("telegram.ext.Application")
+    ptb.critical("Error while building CallbackContext for update %s. Update will not be processed.", Update())
+    logging.getLogger("telegram.Bot").critical("Error while parsing updates! Received data was %r",
+                                               [{"message": {"text": CARDS}}])  # fmt: skip
+    logging.getLogger("telegram.ext.Updater").critical("Received data was: %r", f'{{"text": "/link {CODE}"}}')
+    logging.getLogger("httpx").info('HTTP Request: %s %s "%s %d %s"', "POST", "http://h/bot1/sendMessage",
+                                    "HTTP/1.1", 200, "OK")  # fmt: skip
+    logging.getLogger("discord.gateway").info("Shard ID %s has connected to Gateway (Session ID: %s).", None, "ab12")
+    logging.getLogger("gamehost").info("the project's own line: %s", {"as": "it is"})
+    text = captured.getvalue()
+    assert CODE not in text and "3♠" not in text, text
+    assert "for update <Update>." in text and "Received data was <list>" in text and "data was: <str>" in text
+    assert 'HTTP Request: POST http://h/bot1/sendMessage "HTTP/1.1 200 OK"' in text
+    assert "(Session ID: ab12)." in text and "the project's own line: {'as': 'it is'}" in text

@@ -15,7 +15,7 @@ from bot.model import EVERYONE
 from bot.pictures import Pictures
 from engines.nim import Nim
 from render.base import RenderContext
-from tests.conftest import ALICE, BOB, Clock, close_table, open_table
+from tests.conftest import ALICE, BOB, Clock, close_table, open_table, until
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -30,6 +30,7 @@ async def test_the_board_is_drawn_in_another_process(tmp_path: Path, monkeypatch
     pictures = Pictures(1)
     table = await open_table(tmp_path / "g.db", Clock(), pictures=pictures)
     try:
+        await until(lambda: not pictures.warming)  # while the worker starts, pictures are drawn here
         await table.say(ALICE, "/nim start 3 4 5")
         await table.say(BOB, "/join")
         [board] = await table.say(ALICE, "/take 2 1")

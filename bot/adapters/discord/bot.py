@@ -245,7 +245,7 @@ class DiscordBot:
         try:
             await self.host.handle(event, answer.show)
         except Exception:
-            log.exception("answering %r in %s failed", event.text or event.button, event.channel)
+            log.exception("answering %s in %s failed", metrics.command_word(self.host, event), event.channel)
             with contextlib.suppress(discord.HTTPException):
                 await answer.privately(await self._sorry(interaction, "discord.failed"))
         finally:
@@ -261,7 +261,9 @@ class DiscordBot:
     async def _command_failed(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         """A command the tree could not run (e.g. one Discord still lists from an older version)."""
         metrics.platform_error(DISCORD, "command")
-        log.warning("slash command %r failed: %r", interaction.data, error)
+        # Its name, not its options: what was typed (a move, a link code).
+        log.warning("slash command %s failed: %s", getattr(interaction.command, "qualified_name", "?"),
+                    type(error).__name__)  # fmt: skip
         if not interaction.response.is_done():
             with contextlib.suppress(discord.HTTPException):
                 sorry = await self._sorry(interaction, "discord.failed")
