@@ -48,10 +48,11 @@ ties between waiting and moving on, so the AI does not dawdle.
 from __future__ import annotations
 
 import random
-import time
 
 from engines.base import AIInfo, AIResult, Limit
+from engines.budget import Budget, OutOfWork
 from engines.checkers import board as B
+from engines.checkers.levels import LEVELS, Search
 from engines.checkers.rules import shortest_path
 from engines.checkers.state import GOAL, GOAL_POINT, Move, State
 
@@ -59,39 +60,6 @@ WIN = 1_000_000
 INF = 10**9
 
 
-# The one clock the AI reads, for the safety ceiling only (tests put a fake one here).
-clock = time.perf_counter
-
-
-class Timeout(Exception):
-    """The search ran out of nodes (or, on a stalled host only, hit the ceiling)."""
-
-
-# Search settings per level: the depths searched in turn (plies; odd, so that the AI's own
-# move comes last), how many moves are searched at the root, at inner nodes and at the last
-# ply (the best by gain), and whether the evaluation counts stragglers and straying from
-# the centre line (weights below) or distance alone. Nodes: at most the level's work.
-LEVELS = {
-    "normal": {"depths": (1, 3), "solo": (1, 2, 3), "root": 24, "inner": 8, "leaf": 6, "positional": False},
-    "hard": {"depths": (1, 3, 5, 7, 9), "solo": (1, 2, 3, 4, 5, 6), "root": 40, "inner": 10, "leaf": 8,
-             "positional": True, "plan": (200, 10)},
-}
-# With three or more players a node costs about 1.7 times as much (the replies of every other
-# player are generated): the level's nodes are scaled by WORK, so a move takes about as long.
-MULTI_LEVELS = {
-    "normal": {"depths": (1, 3), "solo": (1, 2, 3), "root": 20, "inner": 3, "leaf": 6, "positional": False,
-               "work": 0.6},
-    "hard": {"depths": (1, 3, 5, 7, 9), "solo": (1, 2, 3, 4, 5, 6), "root": 30, "inner": 4, "leaf": 8,
-             "positional": True, "work": 0.6,
-             # At six seats: a beam over its own moves, the others playing their longest moves after
-             # each (GreedyBeam): 80 boards a round, 8 rounds (at most 1,121 nodes: the work, 1,200,
-             # never cuts it at the level), stragglers half as dear (tuned at six seats).
-             "six": {"beam": (80, 8), "work": 0.05, "straggle": 0.75}},
-}
-# Evaluation: distance to goal, plus STRAGGLE per step a piece is more than LAG steps
-# behind the average of its side, plus CENTRE per hole a piece is off the straight line
-# from its start to its goal (tuned by self-play at depth 3).
-STRAGGLE, LAG, CENTRE = 1.5, 3.0, 0.25
 # With three or more players, what another player finishing counts against the AI.
 OTHER_FINISHES = 20.0
 # Moves searched at each node of the search over the AI's own moves alone.
@@ -235,36 +203,15 @@ def greedy(pos: Position, s: int, rng: random.Random) -> tuple[int, int]:
 
 
 # --- two players: alpha-beta ------------------------------------------------------------------
-class Budget:
-    """A search's nodes counted against the level's work (`Timeout` past it); the clock, a ceiling
-    for a stalled host only, read every `mask + 1` nodes."""
+class AlphaBeta:
+    """Negamax alpha-beta for two players, on `pos`, for seat `me`, as `settings` say, within `budget`."""
 
-    mask = 255
-
-    def __init__(self, work: int, deadline: float) -> None:
-        self.work, self.deadline = work, deadline
-        self.nodes = 0
-        self.ceiling_hit = False
-
-    def check_time(self) -> None:
-        self.nodes += 1
-        if self.nodes > self.work:
-            raise Timeout
-        if not self.nodes & self.mask and clock() > self.deadline:
-            self.ceiling_hit = True
-            raise Timeout
-
-
-class Search(Budget):
-    def __init__(self, pos: Position, me: int, settings: dict, work: int, deadline: float) -> None:
-        super().__init__(work, deadline)
+    def __init__(self, pos: Position, me: int, settings: Search, budget: Budget) -> None:
         self.pos = pos
         self.me = me
-        self.s = settings
-        positional = settings.get("positional", True)
-        self.straggle = settings.get("straggle", STRAGGLE) if positional else 0.0
-        self.lag = settings.get("lag", LAG)
-        self.centre = settings.get("centre", CENTRE) if positional else 0.0
+        self.settings = settings
+        self.budget = budget
+        self.straggle, self.lag, self.centre = settings.straggle, settings.lag, settings.centre
         # position hash -> (depth, value, best move, EXACT / LOWER / UPPER bound)
         self.table: dict[int, tuple[int, float, tuple[int, int], int]] = {}
         # Root moves scoring within `margin` of the best are searched exactly (the progress bonus
@@ -277,7 +224,7 @@ class Search(Budget):
         return pos.cost(1 - s, w, lag, c) - pos.cost(s, w, lag, c)
 
     def negamax(self, s: int, depth: int, alpha: float, beta: float, ply: int) -> float:
-        self.check_time()
+        self.budget.tick()
         pos = self.pos
         key = pos.hash ^ SIDE[s]
         entry = self.table.get(key)
@@ -288,7 +235,7 @@ class Search(Budget):
         moves = pos.ordered(s, entry[2] if entry else None)
         if not moves:
             return self.evaluate(s)
-        width = self.s["leaf"] if depth == 1 else self.s["inner"]
+        width = self.settings.leaf if depth == 1 else self.settings.inner
         alpha0 = alpha
         best = -INF
         best_move = moves[0]
@@ -330,14 +277,14 @@ class Search(Budget):
                 v = self.evaluate(s)
             else:
                 v = -self.negamax(1 - s, depth - 1, -INF, -(alpha - self.margin), 1)
-            pos.undo(s, f, t)  # (after a Timeout the position is left as it is: it is not used again)
+            pos.undo(s, f, t)  # (after OutOfWork the position is left as it is: it is not used again)
             scored.append((v, (f, t)))
             alpha = max(alpha, v)
         return scored
 
 
 def _deepen(
-    search, moves: list[tuple[int, int]], depths: tuple[int, ...], urge: float
+    search: AlphaBeta, moves: list[tuple[int, int]], depths: tuple[int, ...], urge: float
 ) -> tuple[tuple[int, int], AIInfo]:
     """Iterative deepening: the best move of the deepest search that finished within the nodes.
 
@@ -352,17 +299,18 @@ def _deepen(
     info = AIInfo(depth=0)
     growth = 8.0
     took = 0
+    budget = search.budget
     for depth in depths:
-        started = search.nodes
-        if depth > depths[0] and started + took * growth > search.work:
+        started = budget.used
+        if depth > depths[0] and started + took * growth > budget.work:
             break
         try:
             scored = search.root(depth, moves)
-        except Timeout:
-            if search.ceiling_hit:
+        except OutOfWork:
+            if budget.stalled:
                 info["reason"] = "seconds"
             break
-        before, took = took, search.nodes - started
+        before, took = took, budget.used - started
         if before > 100:
             growth = max(2.0, took / before)
         # Stable sort: among equal scores the better-ordered (larger gain) move stays first.
@@ -373,12 +321,12 @@ def _deepen(
         if scored[order[0]][0] >= WIN - 1000:
             info["reason"] = "win"
             break
-    info["work"] = search.nodes
+    info["work"] = budget.used
     return best, info
 
 
 # --- three or more players: best-reply search -----------------------------------------------------
-class BestReply(Search):
+class BestReply(AlphaBeta):
     def evaluate(self, s: int) -> float:
         """From the side of the AI: its distance against that of its closest rival."""
         pos, me = self.pos, self.me
@@ -388,7 +336,7 @@ class BestReply(Search):
 
     def replies(self) -> list[tuple[int, int, int]]:
         """The most promising moves of every other player still playing: (seat, start, destination)."""
-        pos, k = self.pos, self.s["inner"]
+        pos, k = self.pos, self.settings.inner
         out = []
         for o in range(pos.n):
             if o != self.me and o not in pos.finished:
@@ -396,10 +344,11 @@ class BestReply(Search):
         return out
 
     def brs(self, mine: bool, depth: int, alpha: float, beta: float, ply: int) -> float:
-        self.check_time()
+        self.budget.tick()
         pos, me = self.pos, self.me
         if mine:
-            moves = [(me, f, t) for f, t in pos.ordered(me)[: self.s["leaf"] if depth == 1 else self.s["inner"] * 2]]
+            width = self.settings.leaf if depth == 1 else self.settings.inner * 2
+            moves = [(me, f, t) for f, t in pos.ordered(me)[:width]]
         else:
             moves = self.replies()
         if not moves:
@@ -457,7 +406,7 @@ def longest(pos: Position, s: int) -> tuple[int, int] | None:
     return max(pos.moves(s), key=lambda m: reach(d, *m), default=None)
 
 
-class GreedyBeam(Budget):
+class GreedyBeam:
     """Beam search over the AI's own moves in which, after each of them, every other player
     still playing makes its longest move (`longest`, what a greedy player, the easy level,
     plays): each round keeps the `width` best boards reached (each once; best by the AI's own
@@ -470,15 +419,13 @@ class GreedyBeam(Budget):
     own piece still in its start point, the goal of the player opposite). A round's moves of a
     board cost a node, and so do the others' replies to a move kept."""
 
-    mask = 63  # a round's moves of a board cost more than a node of `Search`
+    CLOCK_EVERY = 64  # a round's moves of a board cost more than a node of `AlphaBeta`
 
-    def __init__(self, pos: Position, me: int, settings: dict, work: int, deadline: float) -> None:
-        super().__init__(work, deadline)
-        self.pos, self.me = pos, me
-        self.straggle = settings.get("straggle", STRAGGLE)
-        self.lag = settings.get("lag", LAG)
-        self.centre = settings.get("centre", CENTRE)
-        self.width, self.depth = settings["beam"]
+    def __init__(self, pos: Position, me: int, settings: Search, budget: Budget) -> None:
+        assert settings.beam is not None
+        self.pos, self.me, self.budget = pos, me, budget
+        self.straggle, self.lag, self.centre = settings.straggle, settings.lag, settings.centre
+        self.width, self.depth = settings.beam
 
     def run(self, urge: float) -> tuple[tuple[int, int], AIInfo]:
         pos, me, n = self.pos, self.me, self.pos.n
@@ -497,7 +444,7 @@ class GreedyBeam(Budget):
                     for o, f, t in line:
                         pos.do(o, f, t)
                     try:
-                        self.check_time()
+                        self.budget.tick()
                         for f, t in pos.moves(me):
                             pos.do(me, f, t)
                             key = pos.hash
@@ -522,7 +469,7 @@ class GreedyBeam(Budget):
                     line, first, _ = parents[index]
                     line = [*line, (me, f, t)]
                     if ply < self.depth:
-                        self.check_time()
+                        self.budget.tick()
                         for o, rf, rt in line:
                             pos.do(o, rf, rt)
                         replies = []
@@ -545,10 +492,10 @@ class GreedyBeam(Budget):
                     info["depth"] = ply
         except _Found as found:
             best_first = found.move
-        except Timeout:
-            if self.ceiling_hit:
+        except OutOfWork:
+            if self.budget.stalled:
                 info["reason"] = "seconds"
-        info["work"] = self.nodes
+        info["work"] = self.budget.used
         if best_first is None:
             best_first = pos.ordered(me)[0]
         return best_first, info
@@ -563,7 +510,7 @@ def apart(pos: Position, me: int, margin: int) -> bool:
     return all(d[h] > rear for o in range(pos.n) if o != me and o not in pos.finished for h in pos.pieces[o])
 
 
-class Solo(Search):
+class Solo(AlphaBeta):
     """Depth-first search over the AI's own next moves, as if the others passed: the shortest
     way home once nobody can get in the way (depth = own moves)."""
 
@@ -571,7 +518,7 @@ class Solo(Search):
         return -self.pos.cost(self.me, self.straggle, self.lag, self.centre)
 
     def solo(self, depth: int, ply: int) -> float:
-        self.check_time()
+        self.budget.tick()
         pos, me = self.pos, self.me
         best = -INF
         for f, t in pos.ordered(me)[:SOLO_WIDTH]:
@@ -617,14 +564,11 @@ class Plan:
     board changes as the others move, so the plan is made anew every move. A set's moves
     cost PLAN_COST nodes of the level's work."""
 
-    def __init__(self, pos: Position, me: int, settings: dict, work: int, deadline: float) -> None:
-        self.pos, self.me, self.work, self.deadline = pos, me, work, deadline
-        positional = settings.get("positional", True)
-        self.straggle = settings.get("straggle", STRAGGLE) if positional else 0.0
-        self.lag = settings.get("lag", LAG)
-        self.centre = settings.get("centre", CENTRE) if positional else 0.0
-        self.width, self.depth = settings["plan"]
-        self.nodes = 0
+    def __init__(self, pos: Position, me: int, settings: Search, budget: Budget) -> None:
+        assert settings.plan is not None
+        self.pos, self.me, self.budget = pos, me, budget
+        self.straggle, self.lag, self.centre = settings.straggle, settings.lag, settings.centre
+        self.width, self.depth = settings.plan
 
     def run(self, urge: float) -> tuple[tuple[int, int], AIInfo]:
         pos, me = self.pos, self.me
@@ -648,17 +592,18 @@ class Plan:
         info = AIInfo(depth=0)
         ply = 0
         board = pos.board
+        budget = self.budget
         try:
             while beam and ply < self.depth:
                 ply += 1
                 children = []
                 for index, (pieces, total, stray, inside, key, first) in enumerate(beam):
-                    self.nodes += PLAN_COST
-                    if self.nodes > self.work:
-                        raise Timeout
-                    if not index & 15 and clock() > self.deadline:
+                    budget.spend(PLAN_COST)
+                    if budget.used > budget.end:
+                        raise OutOfWork
+                    if not index & 15 and budget.past_deadline():
                         info["reason"] = "seconds"
-                        raise Timeout
+                        raise OutOfWork
                     for h in pieces:
                         board[h] = me + 1
                     pos.pieces[me] = list(pieces)
@@ -699,13 +644,13 @@ class Plan:
                     info["depth"] = ply
         except _Found as found:
             best_first = found.move
-        except Timeout:
+        except OutOfWork:
             pass
         finally:
             pos.pieces[me] = mine
             for h in mine:
                 board[h] = me + 1
-        info["work"] = self.nodes
+        info["work"] = budget.used
         if best_first is None:
             best_first = pos.ordered(me)[0]
         return best_first, info
@@ -721,30 +666,25 @@ def choose(state: State, seat: int, level: str, limit: Limit, rng: random.Random
 
 
 def _choose(state: State, seat: int, level: str, limit: Limit, rng: random.Random) -> tuple[int, int, AIInfo]:
-    deadline = clock() + limit.seconds
     pos = Position(state)
-    if level == "easy":
-        return (*greedy(pos, seat, rng), AIInfo(work=1, depth=1, reason="greedy"))
     two = state.seats == 2
-    settings = (LEVELS if two else MULTI_LEVELS)[level]
-    six = state.seats == 6 and "six" in settings
-    if six:
-        settings = {**settings, **settings["six"]}
-    work = max(1, round(limit.work * settings.get("work", 1.0)))
+    settings = LEVELS[level]
+    search = settings.two if two else settings.six if state.seats == 6 and settings.six else settings.more
+    if search is None:
+        return (*greedy(pos, seat, rng), AIInfo(work=1, depth=1, reason="greedy"))
     moves = pos.ordered(seat)
     if len(moves) == 1:
         return (*moves[0], AIInfo(work=0, depth=0, reason="forced"))
     # The longer nobody has made progress, the more the AI prefers progress to waiting.
     urge = URGE + URGE_PER_ROUND * (state.idle // state.seats)
-    plan = settings.get("plan") if two else None
-    if plan and pos.sum[1 - seat] - B.FULL > PLAN_UNTIL:
-        best, info = Plan(pos, seat, settings, work, deadline).run(urge)
+    work = limit.scaled(search.work)
+    if search.plan and two and pos.sum[1 - seat] - B.FULL > PLAN_UNTIL:
+        best, info = Plan(pos, seat, search, Budget(work)).run(urge)
     elif apart(pos, seat, 1 if two else 3):
-        search = Solo(pos, seat, settings, work, deadline)
-        best, info = _deepen(search, moves[: settings["root"]], settings["solo"], urge)
-    elif six:
-        best, info = GreedyBeam(pos, seat, settings, work, deadline).run(urge)
+        best, info = _deepen(Solo(pos, seat, search, Budget(work)), moves[: search.root], search.solo, urge)
+    elif search.beam:
+        best, info = GreedyBeam(pos, seat, search, Budget(work, every=GreedyBeam.CLOCK_EVERY)).run(urge)
     else:
-        search = (Search if two else BestReply)(pos, seat, settings, work, deadline)
-        best, info = _deepen(search, moves[: settings["root"]], settings["depths"], urge)
+        alpha_beta = (AlphaBeta if two else BestReply)(pos, seat, search, Budget(work))
+        best, info = _deepen(alpha_beta, moves[: search.root], search.depths, urge)
     return (*best, info)

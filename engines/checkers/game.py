@@ -28,6 +28,7 @@ from dataclasses import replace
 from engines.base import JSON, AIResult, Game, Limit, Msg, Option, Outcome, QueryAnswer, Refusal, Translate, msg
 from engines.checkers import ai
 from engines.checkers import board as B
+from engines.checkers.levels import LEVELS
 from engines.checkers.rules import check_path, path_to, reach, shortest_path
 from engines.checkers.state import (
     GOAL,
@@ -74,11 +75,7 @@ class Checkers(Game[State, Move]):
     options = (Option("players", choices=(2, 3, 4, 6), bare=True, spellings={f"{n}p": n for n in (2, 3, 4, 6)},
                       refusal="checkers.bad_players"),)  # fmt: skip
     seats_option = "players"
-    # A level is its work: search nodes per move with two players (engines/checkers/ai.py scales them
-    # for more), calibrated at about 35,000 nodes per CPU second (20,000 with six players, whose nodes
-    # cost more): hard at most ~0.7 s on an idle core, normal always finishes its 3 plies (300 nodes at
-    # most). The seconds are a ceiling for a stalled host only. Easy does not search.
-    levels = {"easy": Limit(1, 1.0), "normal": Limit(2_000, 2.0), "hard": Limit(24_000, 4.0)}
+    levels = {name: level.limit for name, level in LEVELS.items()}  # see levels.py
     default_level = "normal"
     offers = frozenset({"undo", "restart"})
     queries = ("moves", "path")

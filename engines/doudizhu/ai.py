@@ -43,14 +43,15 @@ most of normal's moves need no search at all (a millisecond; its playouts about
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
 from itertools import combinations
 from math import comb
 from operator import add
 
 from engines.base import AIInfo, AIResult, Limit
+from engines.budget import Budget, OutOfWork
 from engines.doudizhu.cards import (
     BLACK_JOKER,
     RANKS,
@@ -61,6 +62,7 @@ from engines.doudizhu.cards import (
     rank_of,
     ranks_of_counts,
 )
+from engines.doudizhu.levels import LEVELS, Level
 from engines.doudizhu.plan import HAND_COST, Plan, group_value, minus, plan
 from engines.doudizhu.rules import (
     BOMB,
@@ -77,41 +79,8 @@ from engines.doudizhu.rules import (
     has_plain_answer,
     plays_of_kind,
 )
-from engines.doudizhu.solver import OutOfNodes, Solver
+from engines.doudizhu.solver import Solver
 from engines.doudizhu.state import CALL, PASS, DdzPrivateView, Move, State, view
-
-# The one clock the AI reads, for the safety ceiling only (tests put a fake one here).
-clock = time.perf_counter
-
-
-class Budget:
-    """The work a move may still spend (`left`), what it spent (`used`), and the wall-clock
-    ceiling: `over()` is True once the work is spent or, only on a stalled host, the ceiling passed."""
-
-    def __init__(self, work: int, seconds: float) -> None:
-        self.left = work
-        self.used = 0
-        self.deadline = clock() + seconds
-        self.ceiling_hit = False
-
-    def spend(self, units: int) -> None:
-        self.left -= units
-        self.used += units
-
-    def stalled(self) -> bool:
-        if not self.ceiling_hit and clock() > self.deadline:
-            self.ceiling_hit = True
-        return self.ceiling_hit
-
-    def over(self) -> bool:
-        return self.left <= 0 or self.stalled()
-
-    def part(self, share: float) -> Budget:
-        """A budget of `share` of what is left, under the same ceiling (spend it back with `spend`)."""
-        inner = Budget.__new__(Budget)
-        inner.left, inner.used, inner.deadline, inner.ceiling_hit = int(self.left * share), 0, self.deadline, False
-        return inner
-
 
 # --- what a seat knows ----------------------------------------------------------------------
 
@@ -222,9 +191,9 @@ def hand_strength(hand: Counts) -> float:
     return split.score + 2.0 * controls
 
 
-def choose_bid(k: Knowledge, level: str, rng: random.Random) -> Move:
+def choose_bid(k: Knowledge, level: Level, rng: random.Random) -> Move:
     strength = hand_strength(k.hand)
-    if level == "easy":
+    if level.careless:
         strength += rng.uniform(-4, 4)
     if k.mode == CALL:
         return Move("call") if strength >= CALL_THRESHOLD else PASS
@@ -559,30 +528,46 @@ def _turn_after(k: Knowledge) -> int:
     return (k.seat + 1) % 3
 
 
-def endgame(k: Knowledge, rng: random.Random, max_cards: int, max_worlds: int, node_limit: int,
-            budget: Budget, min_worlds: int = 1) -> Play | str | None:
-    """The move that wins in the most consistent worlds with perfect play; "unknown" if too big or beyond the
-    budget, "lost" if every world was solved and lost. At most `node_limit` positions per world (a world
-    too big is left out), and the worlds are solved in turn while the budget lasts."""
-    if k.landlord is None or sum(k.counts) > max_cards:
-        return "unknown"
+class Verdict(Enum):
+    SOLVED = "solved"  # the move wins in the most worlds
+    UNKNOWN = "unknown"  # too big, beyond the budget, or too few worlds solved: the heuristics decide
+    LOST = "lost"  # every world was solved, and lost
+
+
+@dataclass(frozen=True)
+class Endgame:
+    """What the exact endgames say, and the move when they solved it."""
+
+    verdict: Verdict
+    move: Play | None = None
+
+
+UNKNOWN, LOST = Endgame(Verdict.UNKNOWN), Endgame(Verdict.LOST)
+
+
+def endgame(k: Knowledge, rng: random.Random, level: Level, budget: Budget) -> Endgame:
+    """The move that wins in the most consistent worlds with perfect play (from `level.cards` cards left in
+    all, in at most `level.worlds` worlds). At most `level.world_nodes` positions per world (a world too big
+    is left out), and the worlds are solved in turn while the budget lasts."""
+    if k.landlord is None or sum(k.counts) > level.cards:
+        return UNKNOWN
     if k.trick is None:
         moves: list[Play | None] = list(all_plays(k.hand))
     else:
         moves = [*answers(k.hand, k.trick[1]), None]
     if len(moves) == 1:
-        return moves[0]
-    worlds = _worlds(k, max_worlds, rng)
+        return Endgame(Verdict.SOLVED, moves[0])
+    worlds = _worlds(k, level.worlds, rng)
     trick = None if k.trick is None else (k.trick[1], k.trick[0])
     on_my_side = k.seat == k.landlord
     wins = [0.0] * len(moves)
-    solver = Solver(k.landlord, node_limit, budget.stalled)
+    solver = Solver(k.landlord, budget)
     done = 0
     for world, weight in worlds:
-        limit = min(node_limit, budget.left)  # the limit is per world: a world too big to solve is left out
-        if limit <= 0:
+        units = min(level.world_nodes, budget.left)  # the limit is per world: a world too big to solve is left out
+        if units <= 0:
             break
-        solver.nodes = limit
+        solver.budget = per_world = budget.sub(units)
         try:
             won = []
             for move in moves:
@@ -593,9 +578,9 @@ def endgame(k: Knowledge, rng: random.Random, max_cards: int, max_worlds: int, n
                 else:
                     landlord_wins = solver.after(world, k.seat, trick, move)
                 won.append(landlord_wins == on_my_side)
-        except OutOfNodes:
+        except OutOfWork:
             won = []
-        budget.spend(limit - max(solver.nodes, 0))
+        budget.absorb(per_world, most=per_world.work)  # the position past the world's work was not searched
         if won:
             done += 1
             wins = [w + weight * x for w, x in zip(wins, won, strict=True)]
@@ -603,23 +588,24 @@ def endgame(k: Knowledge, rng: random.Random, max_cards: int, max_worlds: int, n
             break
         if len(solver.memo) > 400_000:
             solver.memo.clear()
-    if done < min(min_worlds, len(worlds)) or done == 0:
-        return "unknown"  # too few worlds solved to go by
+    if done < min(level.min_worlds, len(worlds)) or done == 0:
+        return UNKNOWN  # too few worlds solved to go by
     best = max(wins)
     if best == 0:
-        return "lost" if done == len(worlds) else "unknown"  # lost in every world: the heuristics play on
+        return LOST if done == len(worlds) else UNKNOWN  # lost in every world: the heuristics play on
     good = [m for m, w in zip(moves, wins, strict=True) if w == best]
     if len(good) == 1:
-        return good[0]
+        return Endgame(Verdict.SOLVED, good[0])
     # Among equally good moves prefer what the heuristics prefer.
     good = calm(k, good)
     preferred = normal_lead(k) if k.trick is None else normal_follow(k)
     if preferred in good:
-        return preferred
+        return Endgame(Verdict.SOLVED, preferred)
     plays = [m for m in good if m is not None]
     if not plays:
-        return None
-    return max(plays, key=lambda p: (p.combo.kind not in (BOMB, ROCKET), p.combo.size, -p.combo.rank))
+        return Endgame(Verdict.SOLVED, None)
+    return Endgame(Verdict.SOLVED, max(plays, key=lambda p: (p.combo.kind not in (BOMB, ROCKET), p.combo.size,
+                                                              -p.combo.rank)))
 
 
 # --- hard: sampling -------------------------------------------------------------------------
@@ -703,45 +689,6 @@ def simulate(k: Knowledge, world: tuple[Counts, Counts, Counts], move: Play | No
 
 
 
-def hard_play(k: Knowledge, rng: random.Random, budget: Budget) -> Play | None:
-    return searched_play(k, rng, budget, HARD)
-
-
-@dataclass(frozen=True)
-class Search:
-    """How a level searches: exact endgames from `cards` cards left in all, in at most `worlds` worlds of at
-    most `world_nodes` positions each, with `share` of the work; then playouts of its best candidates (at most
-    `candidates`, within `margin` of the best heuristic score) with what is left, at most `race_work` of it."""
-
-    cards: int
-    worlds: int
-    world_nodes: int
-    share: float
-    candidates: int
-    margin: float
-    race_work: int
-    race_lost: bool  # play out the candidates also when the endgame is lost in every world against best play
-    min_worlds: int = 1  # the endgame's answer counts only if it solved this many worlds (or all there are)
-    race_cards: int = 54  # playouts only with at most this many cards left in all
-    eager: bool = False  # the playouts' seats answer an enemy's play whenever they can without a bomb
-
-
-# How the levels search (their work is `Limit.work` of engines/doudizhu/game.py).
-# Hard: exact endgames from 24 cards left in all (18 before; the solver's move cache made positions about 4 times
-# cheaper), an endgame answer only from 4 solved worlds or more (or every world there is), and playouts also
-# where every world is lost against best play (people are not best play); in its playouts every seat answers an
-# enemy's play whenever it can without a bomb (`eager_follow`; deals 400-432: 55 -> 58 of 66 games).
-HARD = Search(cards=24, worlds=40, world_nodes=40_000, share=0.4, candidates=6, margin=15.0, race_work=10**9,
-              race_lost=True, min_worlds=4, eager=True)
-# Normal: exact endgames from 24 cards left in all (14 -> 17 before: 0.731 -> 0.742 against the rule player over
-# 1,000 deals; 17 -> 24 with the inference from passes: 0.760 -> 0.792 over the first 200 of those deals, 10
-# deals better and none worse); from 34 cards left down to the endgames, playouts of its best candidates with at
-# most 2,500 units (deals 200-399: 0.7725 -> 0.820; 5,000 or 8,000 units: 0.825, CPU per move p95 1.4x dearer);
-# its heuristics alone above 34 cards.
-NORMAL = Search(cards=24, worlds=20, world_nodes=20_000, share=1.0, candidates=6, margin=15.0, race_work=2_500,
-                race_lost=False, race_cards=34)
-
-
 def ranked_moves(k: Knowledge) -> list[tuple[float, Play | None]]:
     """The candidates with normal's scores, best first (a finishing order alone if there is one)."""
     if k.trick is None:
@@ -754,25 +701,25 @@ def ranked_moves(k: Knowledge) -> list[tuple[float, Play | None]]:
     return follow_scores(k)
 
 
-def searched_play(k: Knowledge, rng: random.Random, budget: Budget, how: Search) -> Play | None:
-    exact = budget.part(how.share)
-    solved = endgame(k, rng, how.cards, how.worlds, how.world_nodes, exact, how.min_worlds)
-    budget.spend(exact.used)
-    budget.ceiling_hit |= exact.ceiling_hit
-    if solved not in ("unknown", "lost"):
-        return solved  # type: ignore[return-value]
+def searched_play(k: Knowledge, rng: random.Random, budget: Budget, level: Level) -> Play | None:
+    """Normal's and hard's play: the exact endgames where they answer, else the heuristics' best
+    candidates played out against each other."""
+    exact = budget.part(level.share)
+    solved = endgame(k, rng, level, exact)
+    budget.absorb(exact)
+    if solved.verdict is Verdict.SOLVED:
+        return solved.move
     ranked = ranked_moves(k)
-    if solved == "lost" and not how.race_lost:
+    if solved.verdict is Verdict.LOST and not level.race_lost:
         return ranked[0][1]
-    if len(ranked) == 1 or ranked[0][0] >= 900 or how.race_work <= 0 or sum(k.counts) > how.race_cards:
+    if len(ranked) == 1 or ranked[0][0] >= 900 or level.race_work <= 0 or sum(k.counts) > level.race_cards:
         return ranked[0][1]
-    top = [ranked[0]] + [item for item in ranked[1:how.candidates] if item[0] >= ranked[0][0] - how.margin]
+    top = [ranked[0]] + [item for item in ranked[1:level.candidates] if item[0] >= ranked[0][0] - level.margin]
     if len(top) == 1:
         return top[0][1]
-    racing = budget.part(min(1.0, how.race_work / max(1, budget.left)))
-    move = race(k, [move for _, move in top], rng, racing, eager=how.eager)
-    budget.spend(racing.used)
-    budget.ceiling_hit |= racing.ceiling_hit
+    racing = budget.part(min(1.0, level.race_work / max(1, budget.left)))
+    move = race(k, [move for _, move in top], rng, racing, eager=level.eager)
+    budget.absorb(racing)
     return move
 
 
@@ -831,18 +778,14 @@ def choose(state: State, seat: int, level: str, limit: Limit, rng: random.Random
 
 def decide(seen: DdzPrivateView, level: str, limit: Limit, rng: random.Random) -> AIResult[Move]:
     """The move of the seat whose private view `seen` is."""
-    budget = Budget(limit.work, limit.seconds)
+    budget = Budget(limit)
+    settings = LEVELS[level]
     k = knowledge(seen)
     if k.bidding:
-        return AIResult(choose_bid(k, level, rng), AIInfo(reason="bid", work=0))
-    if level == "easy":
-        move = easy_play(k, rng)
-    elif level == "hard":
-        move = hard_play(k, rng, budget)
-    else:
-        move = searched_play(k, rng, budget, NORMAL)
+        return AIResult(choose_bid(k, settings, rng), AIInfo(reason="bid", work=0))
+    move = easy_play(k, rng) if settings.careless else searched_play(k, rng, budget, settings)
     info = AIInfo(work=budget.used)
-    if budget.ceiling_hit:
+    if budget.stalled:
         info["reason"] = "seconds"
     return AIResult(to_move(move), info)
 

@@ -40,6 +40,7 @@ from engines.doudizhu.cards import (
     ranks_text,
     take_cards,
 )
+from engines.doudizhu.levels import LEVELS
 from engines.doudizhu.rules import (
     BOMB,
     CHAINS,
@@ -109,11 +110,7 @@ class DouDizhu(Game[State, Move]):
     seat_counts = (3,)
     options = (Option("mode", choices=(POINTS, CALL), default=POINTS, keys=("bidding",),
                       spellings={k: v for k, v in MODES.items() if k not in (POINTS, CALL)}),)  # fmt: skip
-    # A level is its work (solver positions and playout moves, see engines/doudizhu/ai.py), calibrated
-    # at about 150,000-190,000 units per CPU second (hard's early playouts about 100,000): normal's endgames
-    # at most ~0.2 s, hard's moves at most ~0.7 s on an idle core (bench/doudizhu.py prints the rate and the
-    # CPU per move). The seconds are a ceiling for a stalled host only. Easy does not search.
-    levels = {"easy": Limit(1, 1.0), "normal": Limit(30_000, 2.0), "hard": Limit(70_000, 4.0)}
+    levels = {name: level.limit for name, level in LEVELS.items()}  # see levels.py
     default_level = "normal"
     # Undo is not offered: taking back a play after the others have shown their answers
     # (and the cards they still hold) would let people search for the best line with

@@ -8,9 +8,9 @@ that wins in the most worlds.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import lru_cache
 
+from engines.budget import Budget, OutOfWork
 from engines.doudizhu.cards import Counts
 from engines.doudizhu.plan import minus
 from engines.doudizhu.rules import Combo, Play, all_plays, answers
@@ -28,22 +28,13 @@ def _moves(hand: Counts, play: Combo | None) -> tuple[Play | None, ...]:
     return (*plays, None) if play is not None else tuple(plays)
 
 
-class OutOfNodes(Exception):
-    pass
-
-
-def _never() -> bool:
-    return False
-
-
 class Solver:
-    """`nodes`: how many more positions it may search (each new position costs one); `stop`: asked
-    every 256 positions, True ends the search at once (the caller's wall-clock safety net)."""
+    """Best play from both sides, each new position searched a unit of `budget` (`OutOfWork` past it).
+    `memo` keeps what it found, for every budget it is given later."""
 
-    def __init__(self, landlord: int, node_limit: int, stop: Callable[[], bool] = _never) -> None:
+    def __init__(self, landlord: int, budget: Budget) -> None:
         self.landlord = landlord
-        self.nodes = node_limit
-        self.stop = stop
+        self.budget = budget
         self.memo: dict[tuple, bool] = {}
 
     def moves(self, hand: Counts, trick: Trick) -> tuple[Play | None, ...]:
@@ -55,9 +46,13 @@ class Solver:
         known = self.memo.get(key)
         if known is not None:
             return known
-        self.nodes -= 1
-        if self.nodes < 0 or (self.nodes & 255 == 0 and self.stop()):
-            raise OutOfNodes
+        # budget.tick(), written out: the most frequent call of the Dou Dizhu AI
+        budget = self.budget
+        used = budget.used = budget.used + 1
+        if used > budget.end:
+            raise OutOfWork
+        if not used & budget.mask and budget.past_deadline():
+            budget.stop()
         maximise = (turn == self.landlord)
         result = not maximise
         for move in self.moves(hands[turn], trick):

@@ -21,6 +21,7 @@ from dataclasses import replace
 from engines.base import JSON, AIResult, Game, Limit, Msg, Option, Outcome, QueryAnswer, Refusal, Translate, msg
 from engines.gomoku import ai, opening
 from engines.gomoku.board import BLACK, EMPTY, LETTERS, SIZES, WHITE, geometry, parse_point, point_name
+from engines.gomoku.levels import LEVELS
 from engines.gomoku.opening import DECIDE, PICK, PLACE2, PLACE3, PLAY, SWAP2, SWAP_WORDS, phase, read_choice, seat_of
 from engines.gomoku.patterns import code_tables, tables
 from engines.gomoku.rules import forbidden_points, forbidden_reason, padded, winning_line
@@ -42,12 +43,7 @@ class Gomoku(Game[State, Point]):
         Option("opening", choices=OPENINGS, default="free",
                spellings={"自由": "free", "交换": "swap2", "二次交换": "swap2"}),
     )  # fmt: skip
-    # A level searches this many nodes (easy: none, it scores one ply), the same on an idle machine and a
-    # busy one; about 0.4 s (medium), 1 s (hard) and 3 s (master) on an idle core (bench.gomoku prints the
-    # rate). The seconds are only a safety net for a stalled host, ten times that (a busy host with 2 cores
-    # shared by 7 busy processes takes 3-8 times the idle time).
-    levels = {"easy": Limit(1, 2.0), "medium": Limit(12_000, 4.0), "hard": Limit(30_000, 10.0),
-              "master": Limit(90_000, 30.0)}
+    levels = {name: level.limit for name, level in LEVELS.items()}  # see levels.py
     default_level = "medium"
     offers = frozenset({"undo", "draw", "restart"})
     queries = ("board",)

@@ -36,60 +36,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
-from time import perf_counter
+from typing import NamedTuple
 
 from engines.base import AIInfo, AIResult, Limit
+from engines.budget import Budget, Clock, OutOfWork
 from engines.gomoku.board import BLACK, WHITE, geometry
+from engines.gomoku.levels import LEVELS, Level
 from engines.gomoku.patterns import B1, B2, B3, B4, F1, F2, F3, F4, F5, counts
 from engines.gomoku.position import BIT_F5, Position
-from engines.gomoku.search import MATE, Searcher, Timeout
+from engines.gomoku.search import CLOCK_EVERY, MATE, Searcher
 from engines.gomoku.state import Point, State
-
-
-@dataclass(frozen=True)
-class Level:
-    max_depth: int = 30  # plies of PVS at most
-    width: int = 10  # moves searched at a quiet inner node
-    root_width: int = 16
-    vcf_depth: int = 16  # attacking moves
-    vct_depth: int = 3  # attacking moves (0: no VCT)
-    defend_vcf: bool = True  # keep only root moves that refute the opponent's VCF
-    defend_vct: int = 0  # depth of the opponent-VCT check of the chosen move (0: none)
-    hold_vct: int = 0  # depth of the check after PVS: the best move, in its order, that holds out longest (0: none)
-    share_vcf: float = 0.15  # fractions of the node budget for each stage
-    share_vct: float = 0.25
-    share_pvs: float = 0.7  # PVS stops this far into the budget when the VCT check of its move follows
-    qdepth: int = 4  # fours the side to move may play at a leaf
-    w_self: int = 100  # evaluation weights (percent) of the mover's and the other side's potential
-    w_opp: int = 100
-    defend: float = 0.9  # move ordering: weight of the opponent's potential at a point
-    qthree: bool = False  # quiescence answers open threes too
-    lmr: bool = True  # late move reductions
-    patient: bool = False  # deepen until the budget is spent (else stop when the next iteration would not finish)
-    resume: float = 0.0  # after the VCT check: the PVS goes on until this fraction of the budget is left (0: no)
-
-
-LEVELS = {
-    "medium": Level(
-        max_depth=2, width=8, root_width=12, vcf_depth=6, vct_depth=0, share_vct=0.0, qdepth=0, defend_vcf=False
-    ),
-    "hard": Level(defend_vct=3, patient=True, resume=0.05),
-    "master": Level(
-        width=12,
-        root_width=20,
-        vcf_depth=20,
-        vct_depth=5,
-        hold_vct=4,
-        share_vcf=0.12,
-        share_vct=0.3,
-        w_opp=85,
-        share_pvs=0.6,
-        qthree=True,
-        patient=True,
-        resume=0.05,
-    ),
-}
 
 
 def position_of(state: State) -> Position:
@@ -100,18 +56,19 @@ def position_of(state: State) -> Position:
 
 
 def choose(state: State, seat: int, level: str | Level, limit: Limit, rng: random.Random,
-           clock: Callable[[], float] = perf_counter) -> AIResult[Point]:
+           clock: Clock | None = None) -> AIResult[Point]:
     """The move of `seat` (the seat to move) at `level` (a name, or a `Level` for tuning), searching
-    `limit.work` nodes at most; `limit.seconds` on `clock` is only a safety net (see search.py)."""
+    `limit.work` nodes at most; `limit.seconds` on `clock` is only a safety net (see engines/budget.py)."""
     pos = position_of(state)
-    c = BLACK if seat == 0 else WHITE
+    colour = BLACK if seat == 0 else WHITE
     if not state.moves:
         return AIResult(Point(state.size // 2, state.size // 2), AIInfo(work=0, reason="opening"))
-    if level == "easy":
-        p, info = one_ply(pos, c, rng, sloppy=True), AIInfo(work=len(pos.cand))
+    settings = LEVELS[level] if isinstance(level, str) else level
+    if settings.one_ply:
+        point, info = one_ply(pos, colour, rng, sloppy=True), AIInfo(work=len(pos.cand))
     else:
-        p, info = think(pos, c, LEVELS[level] if isinstance(level, str) else level, limit, rng, clock)
-    return AIResult(Point(*pos.geo.colrow(p)), info)
+        point, info = think(pos, colour, settings, limit, clock)
+    return AIResult(Point(*pos.geo.colrow(point)), info)
 
 
 # --- one ply ------------------------------------------------------------------------------------
@@ -123,291 +80,318 @@ DEFEND = {F5: 50000, F4: 8000, B4: 1000, F3: 900, B3: 100, F2: 80, B2: 10, F1: 5
 
 def _one_ply_score(code: int, weights: dict[int, int], combo: int) -> int:
     n = counts(code)
-    s = sum(weights[k] * n[k] for k in weights)
+    score = sum(weights[k] * n[k] for k in weights)
     if n[B4] >= 2 or (n[B4] and n[F3]):
-        s += 8 * combo
+        score += 8 * combo
     elif n[F3] >= 2:
-        s += 5 * combo
-    return s
+        score += 5 * combo
+    return score
 
 
-def one_ply(pos: Position, c: int, rng: random.Random, sloppy: bool = False) -> int:
-    o = 3 - c
-    for q in pos.fours[c]:
-        if pos.code[c][q] >= BIT_F5 and not _bad(pos, c, q):
-            return q
-    theirs = [q for q in pos.fives(o) if not _bad(pos, c, q)]
+def one_ply(pos: Position, colour: int, rng: random.Random, sloppy: bool = False) -> int:
+    """The point the one-ply scorer likes best for `colour` (a five first, then the block of the
+    opponent's five); `sloppy`: one of the best few, picked with some chance."""
+    foe = 3 - colour
+    for point in pos.fours[colour]:
+        if pos.code[colour][point] >= BIT_F5 and not _bad(pos, colour, point):
+            return point
+    theirs = [point for point in pos.fives(foe) if not _bad(pos, colour, point)]
     if theirs:
         return theirs[0]
-    mine, their = pos.code[c], pos.code[o]
+    mine, their = pos.code[colour], pos.code[foe]
     cent = pos.st.centrality
     scored = []
-    for q in pos.cand or pos.geo.points:
-        if pos.cells[q] or _bad(pos, c, q):
+    for point in pos.cand or pos.geo.points:
+        if pos.cells[point] or _bad(pos, colour, point):
             continue
-        s = _one_ply_score(mine[q], ATTACK, 1000) + _one_ply_score(their[q], DEFEND, 800)
-        scored.append((s + cent[q] * 0.1 + rng.random() * 0.01, q))
+        score = _one_ply_score(mine[point], ATTACK, 1000) + _one_ply_score(their[point], DEFEND, 800)
+        scored.append((score + cent[point] * 0.1 + rng.random() * 0.01, point))
     if not scored:
-        return next(q for q in pos.geo.points if not pos.cells[q])
+        return next(point for point in pos.geo.points if not pos.cells[point])
     scored.sort(reverse=True)
     if not sloppy:
         return scored[0][1]
     best = scored[0][0]
     # The best always stays in the pool (centrality can make every score negative).
-    pool = [scored[0][1]] + [q for s, q in scored[1:4] if s >= best * 0.4]
+    pool = [scored[0][1]] + [point for score, point in scored[1:4] if score >= best * 0.4]
     weights = [0.55, 0.25, 0.12, 0.08][: len(pool)]
     return rng.choices(pool, weights)[0]
 
 
-def _bad(pos: Position, c: int, q: int) -> bool:
-    return c == BLACK and pos.renju and pos.is_forbidden(q)
+def _bad(pos: Position, colour: int, point: int) -> bool:
+    return colour == BLACK and pos.renju and pos.is_forbidden(point)
 
 
 # --- search levels ------------------------------------------------------------------------------
 
 
-def think(pos: Position, c: int, level: Level, limit: Limit, rng: random.Random,
-          clock: Callable[[], float] = perf_counter) -> tuple[int, AIInfo]:
+class Found(NamedTuple):
+    """A search level's move, and how it was found."""
+
+    point: int
+    reason: str  # the stage that chose it: five, block, vcf, vct, pvs
+    score: int | None = None  # the PVS's value of the move
+    depth: int | None = None  # the deepest PVS iteration that finished
+
+
+class Deepened(NamedTuple):
+    """What the PVS's iterations found."""
+
+    best: int
+    value: int
+    depth: int  # the iteration the nodes ran out in, or the next one
+    finished: int | None  # the deepest iteration that finished (None: none did)
+
+
+def think(pos: Position, colour: int, level: Level, limit: Limit, clock: Clock | None = None) -> tuple[int, AIInfo]:
     """The search levels' move, and how it was found: `reason` the stage that chose it (five, block, vcf,
     vct, pvs; "seconds" if the wall-clock ceiling cut the search short), the PVS's depth and score, the
     nodes searched."""
-    info = AIInfo(work=0)
-    s = Searcher(pos, limit.work, level.width, level.defend, level.qdepth, level.w_self, level.w_opp, level.qthree,
-                 level.lmr)
-    s.clock = clock
-    s.ceiling = clock() + limit.seconds
-    q = _think(pos, c, level, s, info)
-    info["work"] = s.nodes
-    if s.cut:
-        info["reason"] = "seconds"
-    return q, info
+    budget = Budget(limit, clock, every=CLOCK_EVERY)
+    found = _think(pos, colour, level, Searcher(pos, level, budget))
+    info = AIInfo(work=budget.used, reason="seconds" if budget.stalled else found.reason)
+    if found.depth is not None:
+        info["depth"] = found.depth
+    if found.score is not None:
+        info["score"] = found.score
+    return found.point, info
 
 
-def _think(pos: Position, c: int, level: Level, s: Searcher, info: AIInfo) -> int:
-    o = 3 - c
-    budget = s.limit
-    mine = pos.code[c]
+def _think(pos: Position, colour: int, level: Level, searcher: Searcher) -> Found:
+    foe = 3 - colour
+    budget = searcher.budget
+    work = budget.work
+    mine = pos.code[colour]
     # Immediate: a five, a forced block.
-    for q in pos.fours[c]:
-        if mine[q] >= BIT_F5 and not _bad(pos, c, q):
-            info["reason"] = "five"
-            return q
-    theirs = [q for q in pos.fives(o) if not _bad(pos, c, q)]
+    for point in pos.fours[colour]:
+        if mine[point] >= BIT_F5 and not _bad(pos, colour, point):
+            return Found(point, "five")
+    theirs = [point for point in pos.fives(foe) if not _bad(pos, colour, point)]
     if theirs:
-        info["reason"] = "block"
-        return theirs[0]
+        return Found(theirs[0], "block")
 
-    def run(f, share, *args):
-        """f(*args) within `share` of the budget; None when the nodes run out."""
-        s.stage(budget * share if share else budget)
+    def run(search: Callable[[int, int], int | None], share: float, depth: int) -> int | None:
+        """search(colour, depth) within `share` of the budget; None when the nodes run out."""
+        budget.stage(work * share if share else work)
         made = len(pos.moves)
         try:
-            return f(*args)
-        except Timeout:
+            return search(colour, depth)
+        except OutOfWork:
             while len(pos.moves) > made:
                 pos.unmake()
             return None
 
-    q = run(s.vcf, level.share_vcf, c, level.vcf_depth)
-    if q is not None:
-        info["reason"] = "vcf"
-        return q
-    root = s.moves(c, 0, 0, level.root_width)
+    point = run(searcher.vcf, level.share_vcf, level.vcf_depth)
+    if point is not None:
+        return Found(point, "vcf")
+    root = searcher.moves(colour, 0, 0, level.root_width)
     if level.defend_vcf:
-        root = _refutations(pos, c, s, root, lambda: s.vcf(o, level.vcf_depth), budget * 0.05, budget * 0.03,
-                            budget)
+        root = _refutations(pos, colour, searcher, root, lambda: searcher.vcf(foe, level.vcf_depth), work * 0.05,
+                            work * 0.03, work)
     if level.vct_depth:
-        q = run(s.vct_deepening, level.share_vct, c, level.vct_depth)
-        if q is not None and not _bad(pos, c, q):
-            info["reason"] = "vct"
-            return q
-    info["reason"] = "pvs"
+        point = run(searcher.vct_deepening, level.share_vct, level.vct_depth)
+        if point is not None and not _bad(pos, colour, point):
+            return Found(point, "vct")
     if len(root) == 1:
-        return root[0]
+        return Found(root[0], "pvs")
     checking = bool(level.defend_vct or level.hold_vct)
-    s.stop = min(s.limit, int(budget * level.share_pvs)) if checking else s.limit
-    best, value, depth = _deepen(pos, c, level, s, root, 1, 0, info)
-    info["score"] = value
+    budget.stop_at(min(budget.work, int(work * level.share_pvs)) if checking else budget.work)
+    deepened = _deepen(pos, colour, level, searcher, root, 1, 0)
+    best, value, finished = deepened.best, deepened.value, deepened.finished
+    score = value
     if checking and value < MATE:  # when lost, too: a move the opponent's VCT cannot see through may save it
-        order = [best] + [q for q in root if q != best]
+        order = [best] + [point for point in root if point != best]
         if level.hold_vct:
-            best = _hold_out(pos, c, s, _threat_points(pos, c, order), level.hold_vct)
+            best = _hold_out(pos, colour, searcher, _threat_points(pos, colour, order), level.hold_vct)
         else:
-            best = _check_vct(pos, c, s, order, level)
-        if level.resume and value >= -MATE and s.nodes < s.limit * (1 - 2 * level.resume):
-            best = _resume(pos, c, level, s, root, depth, best, value, info)
-    return best
+            best = _check_vct(pos, colour, searcher, order, level)
+        if level.resume and value >= -MATE and budget.used < budget.work * (1 - 2 * level.resume):
+            resumed = _resume(pos, colour, level, searcher, root, deepened.depth, best, value)
+            best = resumed.point
+            if resumed.depth is not None:
+                finished = resumed.depth
+            if resumed.score is not None:
+                score = resumed.score
+    return Found(best, "pvs", score, finished)
 
 
-def _deepen(pos: Position, c: int, level: Level, s: Searcher, root: list[int], first: int, value: int,
-            info: AIInfo) -> tuple[int, int, int]:
-    """The PVS's iterations from depth `first` on `root` (sorted best first after each) until `s.stop`:
-    (best move, its value, the depth of the iteration the nodes ran out in, or the next one). `value`:
-    root[0]'s value from before, kept if no iteration finishes."""
+def _deepen(pos: Position, colour: int, level: Level, searcher: Searcher, root: list[int], first: int,
+            value: int) -> Deepened:
+    """The PVS's iterations from depth `first` on `root` (sorted best first after each) until the budget's
+    stage ends. `value`: root[0]'s value from before, kept if no iteration finishes."""
+    budget = searcher.budget
     base = len(pos.moves)
     best = root[0]
     depth = first
+    finished = None
     for depth in range(first, level.max_depth + 1):
         scores: dict[int, int] = {}
-        began = s.nodes
+        began = budget.used
         try:
-            best, value = s.root(c, root, depth, scores)
-        except Timeout:
+            best, value = searcher.root(colour, root, depth, scores)
+        except OutOfWork:
             while len(pos.moves) > base:
                 pos.unmake()
-            done = [q for q in root if q in scores]
+            done = [point for point in root if point in scores]
             if done:
-                top = max(done, key=lambda q: scores[q])
+                top = max(done, key=lambda point: scores[point])
                 if top != root[0] and scores[top] > scores.get(root[0], -MATE):
                     best = top
-            return best, value, depth
-        info["depth"] = depth
-        root.sort(key=lambda q: -scores.get(q, -10 * MATE))
+            return Deepened(best, value, depth, finished)
+        finished = depth
+        root.sort(key=lambda point: -scores.get(point, -10 * MATE))
         if value > MATE or value < -MATE:
             break
-        # the next iteration takes a few times more nodes than this one: start it only if it can finish
-        if not level.patient and s.nodes + 2.5 * (s.nodes - began) > s.stop:
+        # The next iteration takes a few times more nodes than this one: start it only if it can finish
+        # (the stage stops at the count end + 1).
+        if not level.patient and budget.used + 2.5 * (budget.used - began) > budget.end + 1:
             break
-    return best, value, depth + 1
+    return Deepened(best, value, depth + 1, finished)
 
 
-def _resume(pos: Position, c: int, level: Level, s: Searcher, root: list[int], depth: int, checked: int,
-            value: int, info: AIInfo) -> int:
+def _resume(pos: Position, colour: int, level: Level, searcher: Searcher, root: list[int], depth: int,
+            checked: int, value: int) -> Found:
     """The nodes the VCT check of `checked` left: the PVS goes on from the iteration it stopped in (its
     table keeps what it had searched) until `level.resume` of the budget is left; a move it then
-    prefers replaces `checked` only if a VCT check within those last nodes finishes and finds nothing."""
-    s.stop = int(s.limit * (1 - level.resume))
-    root.sort(key=lambda q: q != checked)
-    best, value, _ = _deepen(pos, c, level, s, root, depth, value, info)
+    prefers replaces `checked` only if a VCT check within those last nodes finishes and finds nothing
+    (the move's score is then the PVS's new one)."""
+    budget = searcher.budget
+    budget.stop_at(int(budget.work * (1 - level.resume)))
+    root.sort(key=lambda point: point != checked)
+    deepened = _deepen(pos, colour, level, searcher, root, depth, value)
+    best, value = deepened.best, deepened.value
     if best == checked or value > MATE or value < -MATE:
-        return checked
-    o = 3 - c
+        return Found(checked, "pvs", None, deepened.finished)
+    foe = 3 - colour
     base = len(pos.moves)
-    pos.make(best, c)
-    blocks = pos.five_near(c, best)
+    pos.make(best, colour)
+    blocks = pos.five_near(colour, best)
     if len(blocks) == 1:
-        pos.make(blocks[0], o)
-    s.stop = s.limit
+        pos.make(blocks[0], foe)
+    budget.stop_at(budget.work)
     try:
-        safe = len(blocks) > 1 or s.vct_deepening(o, level.hold_vct or level.defend_vct) is None
-    except Timeout:
+        safe = len(blocks) > 1 or searcher.vct_deepening(foe, level.hold_vct or level.defend_vct) is None
+    except OutOfWork:
         safe = False
     while len(pos.moves) > base:
         pos.unmake()
     if safe:
-        info["score"] = value
-        return best
-    return checked
+        return Found(best, "pvs", value, deepened.finished)
+    return Found(checked, "pvs", None, deepened.finished)
 
 
-def _check_vct(pos: Position, c: int, s: Searcher, order: list[int], level: Level) -> int:
+def _check_vct(pos: Position, colour: int, searcher: Searcher, order: list[int], level: Level) -> int:
     """The first move in `order` after which the opponent has no VCT (as far as the budget allows to see)."""
-    o = 3 - c
-    for q in order[:6]:
-        left = s.limit - s.nodes
-        if left < s.limit // 50:
+    foe = 3 - colour
+    budget = searcher.budget
+    for point in order[:6]:
+        left = budget.left
+        if left < budget.work // 50:
             break
         made = len(pos.moves)
-        pos.make(q, c)
-        blocks = pos.five_near(c, q)
+        pos.make(point, colour)
+        blocks = pos.five_near(colour, point)
         if len(blocks) == 1:  # a four only delays: after the forced block the threat must be gone
-            pos.make(blocks[0], o)
-        s.stage(left / 2)
+            pos.make(blocks[0], foe)
+        budget.stage(left / 2)
         try:
-            lost = len(blocks) < 2 and s.vct_deepening(o, level.defend_vct) is not None
-        except Timeout:
+            lost = len(blocks) < 2 and searcher.vct_deepening(foe, level.defend_vct) is not None
+        except OutOfWork:
             lost = False
         while len(pos.moves) > made:
             pos.unmake()
         if not lost:
-            return q
+            return point
     return order[0]
 
 
-def _hold_out(pos: Position, c: int, s: Searcher, order: list[int], depth: int) -> int:
+def _hold_out(pos: Position, colour: int, searcher: Searcher, order: list[int], depth: int) -> int:
     """Master's check of its move after the PVS: the first move in `order` (the PVS's, then the other
     points of either side's threats) after which the opponent has no VCT of at most `depth` attacking
     moves; each check is given half of the nodes left, and one that runs out of them counts the move as
     safe (a refutation that deep may not exist). When every move checked loses, the one whose loss is
     deepest (the first of those in `order`): the hardest to refute."""
-    o = 3 - c
+    foe = 3 - colour
+    budget = searcher.budget
     base = len(pos.moves)
     best, held = order[0], 0
-    for q in order:
-        left = s.limit - s.nodes
-        if left < s.limit // 50:
+    for point in order:
+        left = budget.left
+        if left < budget.work // 50:
             break
-        if _played_through_block(pos, c, q):
-            return q
-        s.stage(left / 2)
+        if _played_through_block(pos, colour, point):
+            return point
+        budget.stage(left / 2)
         lost = 0
         try:
             for d in range(1, depth + 1):
-                if s.vct(o, d) is not None:
+                if searcher.vct(foe, d) is not None:
                     lost = d
                     break
-        except Timeout:
+        except OutOfWork:
             lost = 0
         finally:
             while len(pos.moves) > base:
                 pos.unmake()
         if not lost:
-            return q
+            return point
         if lost > held:
-            best, held = q, lost
+            best, held = point, lost
     return best
 
 
-def _refutations(pos: Position, c: int, s: Searcher, root: list[int], threat, first: float, each: float,
-                 stop: float) -> list[int]:
+def _refutations(pos: Position, colour: int, searcher: Searcher, root: list[int], threat: Callable[[], int | None],
+                 first: float, each: float, until: float) -> list[int]:
     """If `threat()` (within `first` nodes) finds the opponent a forced win were it to move now, the moves
     after which it finds none: tried in order, each check within `each` nodes, until the count of nodes
-    reaches `stop`: the usual candidates, then every point of the opponent's threats and of one's own.
+    reaches `until`: the usual candidates, then every point of the opponent's threats and of one's own.
     No threat, or no move proven safe: `root` as it is."""
+    budget = searcher.budget
     base = len(pos.moves)
 
     def holds() -> bool | None:
         try:
             return threat() is not None
-        except Timeout:
+        except OutOfWork:
             return None
         finally:
             while len(pos.moves) > base:
                 pos.unmake()
 
-    s.stop = min(s.limit, int(stop), s.nodes + max(1, int(first)))
+    budget.stop_at(min(budget.work, int(until), budget.used + max(1, int(first))))
     if not holds():
         return root
-    pool = _threat_points(pos, c, root)
+    pool = _threat_points(pos, colour, root)
     safe: list[int] = []
-    for q in pool:
-        if s.nodes >= min(stop, s.limit):
+    for point in pool:
+        if budget.used >= min(until, budget.work):
             break
-        if _played_through_block(pos, c, q):
-            safe.append(q)
+        if _played_through_block(pos, colour, point):
+            safe.append(point)
             continue
-        s.stop = min(s.limit, int(stop), s.nodes + max(1, int(each)))
+        budget.stop_at(min(budget.work, int(until), budget.used + max(1, int(each))))
         if holds() is False:
-            safe.append(q)
+            safe.append(point)
     return safe or root
 
 
-def _threat_points(pos: Position, c: int, root: list[int]) -> list[int]:
-    """The guards' candidates for `c`: the usual ones (`root`), then every point of either side's threats."""
-    o = 3 - c
-    return [q for q in dict.fromkeys(root + sorted(pos.fours[o] | pos.threes[o] | pos.fours[c] | pos.threes[c]))
-            if not pos.cells[q] and not _bad(pos, c, q)]
+def _threat_points(pos: Position, colour: int, root: list[int]) -> list[int]:
+    """The guards' candidates for `colour`: the usual ones (`root`), then every point of either side's threats."""
+    foe = 3 - colour
+    threats = pos.fours[foe] | pos.threes[foe] | pos.fours[colour] | pos.threes[colour]
+    return [point for point in dict.fromkeys(root + sorted(threats)) if not pos.cells[point]
+            and not _bad(pos, colour, point)]
 
 
-def _played_through_block(pos: Position, c: int, q: int) -> bool:
-    """Play `q` for `c`. True (and nothing left played) when it makes two five points: the opponent cannot
-    stop both. Otherwise `q` stays played, and when it made a four the opponent's block after it: the
-    position the opponent's threat is checked in (the caller unmakes back to its base)."""
-    pos.make(q, c)
-    blocks = pos.five_near(c, q)
+def _played_through_block(pos: Position, colour: int, point: int) -> bool:
+    """Play `point` for `colour`. True (and nothing left played) when it makes two five points: the opponent
+    cannot stop both. Otherwise `point` stays played, and when it made a four the opponent's block after it:
+    the position the opponent's threat is checked in (the caller unmakes back to its base)."""
+    pos.make(point, colour)
+    blocks = pos.five_near(colour, point)
     if len(blocks) > 1:
         pos.unmake()
         return True
     if blocks:
-        pos.make(blocks[0], 3 - c)
+        pos.make(blocks[0], 3 - colour)
     return False

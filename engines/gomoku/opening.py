@@ -27,8 +27,9 @@ import random
 from dataclasses import replace
 
 from engines.base import AIInfo, AIResult, Limit
-from engines.gomoku.ai import LEVELS, choose, one_ply, position_of
+from engines.gomoku.ai import choose, one_ply, position_of
 from engines.gomoku.board import BLACK, WHITE
+from engines.gomoku.levels import LEVELS
 from engines.gomoku.state import Point, State
 
 SWAP2 = "swap2"

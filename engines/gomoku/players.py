@@ -4,7 +4,7 @@
   both sides and play the best (it always makes five and blocks a four); a
   fixed yardstick the levels are measured against.
 - a level with some fields changed, written `hard:width=12,w_self=120`, for
-  tuning (see `ai.Level` for the fields).
+  tuning (see `levels.Level` for the fields).
 
 `move(state, seat, name, limit, rng)` plays any of them, or a level by name.
 """
@@ -12,13 +12,13 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import replace
-from time import perf_counter
 
 from engines.base import AIInfo, AIResult, Limit
-from engines.gomoku.ai import LEVELS, Level, choose, one_ply, position_of
+from engines.budget import Clock
+from engines.gomoku.ai import choose, one_ply, position_of
 from engines.gomoku.board import BLACK, WHITE
+from engines.gomoku.levels import LEVELS, Level
 from engines.gomoku.state import Point, State
 
 
@@ -43,7 +43,7 @@ def oneply(state: State, seat: int, rng: random.Random) -> AIResult[Point]:
 
 
 def move(state: State, seat: int, name: str, limit: Limit, rng: random.Random,
-         clock: Callable[[], float] = perf_counter) -> AIResult[Point]:
+         clock: Clock | None = None) -> AIResult[Point]:
     """The move of the player `name`: "oneply", a level ("hard"), or a tuned level ("hard:width=12")."""
     if name == "oneply":
         return oneply(state, seat, rng)

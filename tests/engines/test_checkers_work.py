@@ -6,8 +6,9 @@ import random
 
 import pytest
 
+from engines import budget
 from engines.base import Limit
-from engines.checkers import Checkers, ai
+from engines.checkers import Checkers
 
 G = Checkers()
 
@@ -44,7 +45,7 @@ def positions():
 
 def moves(level: str, places, clock: FakeClock, monkeypatch) -> tuple[list, float]:
     """The moves `level` plays in `places` with what it says about each, and the longest by `clock`."""
-    monkeypatch.setattr(ai, "clock", clock)
+    monkeypatch.setattr(budget, "wall_clock", clock)
     out, longest = [], 0.0
     for i, state in enumerate(places):
         started = clock.now
@@ -79,7 +80,7 @@ def test_the_work_is_the_level_s_and_no_more(positions):
 
 def test_a_stalled_host_is_caught_by_the_ceiling(positions, monkeypatch):
     """A clock that jumps past the ceiling at once: the search stops and the move is still legal."""
-    monkeypatch.setattr(ai, "clock", FakeClock(10.0))
+    monkeypatch.setattr(budget, "wall_clock", FakeClock(10.0))
     for i, state in enumerate(positions):
         seat = G.to_move(state)
         result = G.ai(state, seat, "hard", Limit(10**9, 5.0), random.Random(i))

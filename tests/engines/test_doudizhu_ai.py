@@ -7,8 +7,10 @@ import math
 import random
 
 from engines.base import Limit
+from engines.budget import Budget
 from engines.doudizhu import DouDizhu, Move, State, ai
 from engines.doudizhu.cards import BLACK_JOKER, RED_JOKER, TWO, counts_of_cards, ranks_of_counts
+from engines.doudizhu.levels import LEVELS
 from engines.doudizhu.plan import HAND_COST, _search, group_value, plan
 from engines.doudizhu.players import random_player, rule_player
 from engines.doudizhu.rules import classify
@@ -262,7 +264,7 @@ def test_exact_endgame_finds_the_forced_win() -> None:
         for move in moves:
             counts = ranks_to_counts(move.ranks)
             play = ai.Play(classify(counts), counts)
-            if all(Solver(0, 10**6).after(w, 0, None, play) for w in worlds):
+            if all(Solver(0, Budget(Limit(10**6, math.inf))).after(w, 0, None, play) for w in worlds):
                 always.append(move)
         if not always or len(always) == len(moves):
             continue
@@ -284,10 +286,10 @@ def test_endgames_of_24_cards_are_solved_within_normal_s_work() -> None:
         gone = tuple(c for c in range(54) if c not in deck)
         state = State("points", 1, 0, hands, hands[0][:3], 0, (1,), 0, 1, ((0, gone), (1, ()), (2, ())))
         k = ai.knowledge(GAME.view(state, 0))
-        budget = ai.Budget(GAME.levels["normal"].work, math.inf)
-        found = ai.endgame(k, rng, ai.NORMAL.cards, ai.NORMAL.worlds, ai.NORMAL.world_nodes, budget)
+        budget = Budget(Limit(GAME.levels["normal"].work, math.inf))
+        found = ai.endgame(k, rng, LEVELS["normal"], budget)
         assert budget.used <= GAME.levels["normal"].work
-        answered += found != "unknown"
+        answered += found.verdict is not ai.Verdict.UNKNOWN
     assert answered >= 5
 
 
@@ -416,4 +418,4 @@ def test_hard_s_playouts_answer_an_enemy_whenever_they_can_without_a_bomb() -> N
     assert ai.eager_follow(straight, split, ten, True, False, 7) is None  # the partner's play
     bomb_and_rocket = counts_of_cards(cards("3 4 5 6 7 9 9 9 9 BJ RJ", set()))
     assert ai.eager_follow(bomb_and_rocket, plan(bomb_and_rocket), ten, False, False, 11) is None
-    assert ai.HARD.eager and not ai.NORMAL.eager
+    assert LEVELS["hard"].eager and not LEVELS["normal"].eager

@@ -6,8 +6,9 @@ import random
 
 import pytest
 
+from engines import budget
 from engines.base import Limit
-from engines.doudizhu import DouDizhu, State, ai
+from engines.doudizhu import DouDizhu, State
 from engines.doudizhu.players import rule_player
 from engines.doudizhu.state import Move
 
@@ -57,7 +58,7 @@ def positions() -> dict[str, list[tuple[State, int]]]:
 
 def moves(level: str, places: list[tuple[State, int]], clock: FakeClock, monkeypatch) -> list[tuple[Move, int]]:
     """The moves `level` plays in `places`, with the work each took; also the longest any took by `clock`."""
-    monkeypatch.setattr(ai, "clock", clock)
+    monkeypatch.setattr(budget, "wall_clock", clock)
     out = []
     clock.longest = 0.0
     for i, (state, seat) in enumerate(places):
@@ -97,7 +98,7 @@ def test_the_work_is_the_level_s_and_no_more(positions):
 
 def test_a_stalled_host_is_caught_by_the_ceiling(positions, monkeypatch):
     """A clock that jumps past the ceiling at once: the AI stops its search and still plays a legal move."""
-    monkeypatch.setattr(ai, "clock", FakeClock(10.0))
+    monkeypatch.setattr(budget, "wall_clock", FakeClock(10.0))
     for i, (state, seat) in enumerate(positions["hard"]):
         result = GAME.ai(state, seat, "hard", Limit(10**9, 5.0), random.Random(i))
         assert result.move in GAME.legal_moves(state, seat)

@@ -4,6 +4,7 @@ legal moves."""
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -12,12 +13,14 @@ import pytest
 
 from bench.gomoku import by_opening, opening
 from engines.base import Limit
+from engines.budget import Budget, OutOfWork
 from engines.gomoku import Gomoku, Point, State
 from engines.gomoku.ai import _hold_out, _refutations, choose
 from engines.gomoku.board import geometry
+from engines.gomoku.levels import LEVELS as SETTINGS
 from engines.gomoku.players import move as player_move
 from engines.gomoku.position import BIT_B4, BIT_F3, VALUE, Position
-from engines.gomoku.search import Searcher, Timeout
+from engines.gomoku.search import Searcher
 from tests.engines.gomoku_positions import position
 
 GAME = Gomoku()
@@ -38,6 +41,11 @@ def ai(state: State, level: str, work: int | None = None, seed: int = 1) -> str:
     if work is not None:
         limit = Limit(work, limit.seconds)
     return player_move(state, state.turn, level, limit, random.Random(seed), clock=lambda: 0.0).move.name
+
+
+def searcher(pos: Position, work: int = 1 << 62) -> Searcher:
+    """The searches of the hard level on `pos`, within `work` nodes."""
+    return Searcher(pos, SETTINGS["hard"], Budget(Limit(work, math.inf)))
 
 
 def ai_position(state: State) -> tuple[Position, int]:
@@ -124,8 +132,8 @@ LONG_VCF = [
 @pytest.mark.parametrize("record", LONG_VCF)
 def test_the_positions_need_a_long_vcf(record: str) -> None:
     pos, c = ai_position(replay(record))
-    assert Searcher(pos).vcf(c, 4) is None
-    line = Searcher(pos).vcf_line(c, 30)
+    assert searcher(pos).vcf(c, 4) is None
+    line = searcher(pos).vcf_line(c, 30)
     assert len(line) >= 9  # at least five attacking moves and the blocks between them
 
 
@@ -168,7 +176,7 @@ VCF_THREATS = [
 def test_breaks_the_opponents_vcf(level: str, record: str, refutations: str) -> None:
     state = replay(record)
     pos, c = ai_position(state)
-    assert Searcher(pos).vcf(3 - c, 20) is not None
+    assert searcher(pos).vcf(3 - c, 20) is not None
     assert ai(state, level) in refutations.split()
 
 
@@ -184,8 +192,8 @@ VCT_THREATS = [
 def test_master_breaks_the_opponents_vct(record: str, refutations: str) -> None:
     state = replay(record)
     pos, c = ai_position(state)
-    assert Searcher(pos).vcf(3 - c, 20) is None
-    assert Searcher(pos).vct_deepening(3 - c, 4) is not None
+    assert searcher(pos).vcf(3 - c, 20) is None
+    assert searcher(pos).vct_deepening(3 - c, 4) is not None
     assert ai(state, "master") in refutations.split()
 
 
@@ -197,15 +205,16 @@ def test_the_vcf_defence_keeps_the_moves_proven_safe_within_their_nodes() -> Non
     a, b, d, e = root
 
     def defend(verdicts: dict[int, int | None], stop: int = 1000) -> list[int]:
-        s = Searcher(pos)
+        s = searcher(pos)
+        budget = s.budget
 
         def threat() -> int | None:
             need = verdicts[pos.moves[-1]] if len(pos.moves) > 2 else None  # None: the win is found at once
-            s.nodes += 50 if need is None else min(need, s.stop - s.nodes)
+            budget.used += 50 if need is None else min(need, budget.end + 1 - budget.used)
             if need is None:
                 return root[0]
-            if s.nodes >= s.stop:
-                raise Timeout
+            if budget.used > budget.end:
+                raise OutOfWork
             return None
 
         moves = _refutations(pos, c, s, root, threat, 1000, 200, stop)
@@ -231,7 +240,7 @@ def test_master_checks_its_moves_in_order_and_keeps_the_one_that_holds_out_longe
     def hold(verdicts: dict[int, int | str | None], limit: int = 100_000) -> tuple[int, list[int]]:
         """verdicts: after each move the depth of the opponent's shortest VCT, None for none, "long" for a
         check that needs more nodes than it is given."""
-        s = Searcher(pos, limit)
+        s = searcher(pos, limit)
         checked: list[int] = []
 
         def vct(o: int, depth: int) -> int | None:
@@ -240,10 +249,10 @@ def test_master_checks_its_moves_in_order_and_keeps_the_one_that_holds_out_longe
             if not checked or checked[-1] != q:
                 checked.append(q)
             need = verdicts[q]
-            s.nodes += 10
+            s.budget.used += 10
             if need == "long":
-                s.nodes = s.stop
-                raise Timeout
+                s.budget.used = s.budget.end + 1
+                raise OutOfWork
             return 1 if need is not None and depth >= need else None
 
         s.vct = vct
@@ -284,7 +293,7 @@ def test_master_leaves_no_short_vct_where_it_lost_as_white(record: str) -> None:
     move = ai(replay(record), "master")
     assert move not in ("i7", "j8")
     pos, black = ai_position(replay(f"{record} {move}"))
-    assert Searcher(pos).vct_deepening(black, 5) is None
+    assert searcher(pos).vct_deepening(black, 5) is None
 
 
 # White to move in a master-vs-hard game (bench seed 5001): black would win by VCT if it moved twice,
@@ -304,24 +313,24 @@ VCT_WIN = "h8 i7 h6 i6 i8 i5 g8 f8 h7 h5 k8 j8"
 
 def test_vct_deepening_finds_the_short_win_for_a_fraction_of_the_nodes() -> None:
     pos, c = ai_position(replay(VCT_WIN))
-    assert Searcher(pos).vcf(c, 20) is None
-    assert Searcher(pos).vct(c, 3) is None
-    deep, deepening = Searcher(pos), Searcher(pos)
+    assert searcher(pos).vcf(c, 20) is None
+    assert searcher(pos).vct(c, 3) is None
+    deep, deepening = searcher(pos), searcher(pos)
     assert deep.vct(c, 6) is not None
     assert deepening.vct_deepening(c, 6) is not None
-    assert deepening.nodes * 3 < deep.nodes
+    assert deepening.budget.used * 3 < deep.budget.used
 
 
 def test_a_vct_win_once_found_is_remembered_for_every_deeper_search() -> None:
     """The threat search keeps the wins it proves (and the defences proven lost) by position, so a
     position reached again by another order of moves, or searched again deeper, costs one node."""
     pos, c = ai_position(replay(VCT_WIN))
-    s = Searcher(pos)
+    s = searcher(pos)
     win = s.vct(c, 4)
     assert win is not None
-    before = s.nodes
+    before = s.budget.used
     assert s.vct(c, 5) == win and s.vct(c, 4) == win
-    assert s.nodes - before == 2
+    assert s.budget.used - before == 2
 
 
 def test_master_plays_a_vct_win_to_the_end() -> None:

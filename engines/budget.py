@@ -1,0 +1,104 @@
+"""How much an AI may think about one move: one `Budget` for every game, made from the level's `Limit`.
+
+A budget counts the engine's own unit of work (search nodes, solver positions, playout moves) in
+`used`, against `end`: the most the current stage may have used when it is done (at first the whole
+`work`; a search in stages moves it). A unit counted past `end` raises `OutOfWork`, which unwinds
+the search at once, so a level is an amount of work and plays the same move on an idle machine and
+on a busy one.
+
+The wall clock is read for one thing only: the ceiling (`Limit.seconds` after the budget was made),
+a safety net for a stalled host that an idle core never reaches at the level's work. `tick` reads it
+every `mask + 1` units; past it the budget is `stalled` and nothing more may be spent.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from engines.base import Limit
+
+Clock = Callable[[], float]
+
+# The wall clock the AIs read for the ceiling, unless they are given another (tests put a fake one here).
+wall_clock: Clock = time.perf_counter
+
+
+class OutOfWork(Exception):
+    """A search spent its budget (or, on a stalled host only, passed the ceiling): it stops at once."""
+
+
+class Budget:
+    """The work one move may still do, and the ceiling it must stop at.
+
+    `work`: the units the move may use in all; `used`: what it used; `end`: the most the current
+    stage may have used (at most `work`); `deadline`: the ceiling on `clock`; `stalled`: the ceiling
+    was passed. `every`: how many units `tick` counts between two looks at the clock."""
+
+    def __init__(self, limit: Limit, clock: Clock | None = None, every: int = 256) -> None:
+        self.clock = clock or wall_clock
+        self.work = limit.work
+        self.used = 0
+        self.end = limit.work
+        self.deadline = self.clock() + limit.seconds
+        self.stalled = False
+        self.mask = every - 1
+
+    @property
+    def left(self) -> int:
+        return self.work - self.used
+
+    def tick(self) -> None:
+        """Count one unit; past the stage's end, or past the ceiling, stop the search."""
+        self.used += 1
+        if self.used > self.end:
+            raise OutOfWork
+        if not self.used & self.mask and self.past_deadline():
+            self.stop()
+
+    def spend(self, units: int) -> None:
+        """Count `units` done (the caller asks `over` when to stop)."""
+        self.used += units
+
+    def over(self) -> bool:
+        """The stage's work is spent, or the ceiling passed."""
+        return self.used >= self.end or self.past_deadline()
+
+    def past_deadline(self) -> bool:
+        """Whether the ceiling has passed (the clock is not read again once it has)."""
+        if not self.stalled and self.clock() > self.deadline:
+            self.stalled = True
+        return self.stalled
+
+    def stop(self) -> None:
+        """The ceiling passed: nothing more may be spent, by this stage or any later one."""
+        self.stalled = True
+        self.work = self.end = self.used
+        raise OutOfWork
+
+    def stage(self, units: float) -> None:
+        """Let the next stage use `units` more (at least one, within the whole work); the unit that
+        reaches its end is counted but not done."""
+        self.stop_at(min(self.work, self.used + max(1, int(units))))
+
+    def stop_at(self, count: int) -> None:
+        """The current stage stops when `used` reaches `count`: that unit is counted but not done."""
+        self.end = count - 1
+
+    def part(self, share: float) -> Budget:
+        """A budget of `share` of what is left, under the same ceiling (its work comes back with `absorb`)."""
+        return self.sub(int(self.left * share))
+
+    def sub(self, units: int) -> Budget:
+        """A budget of `units` under the same ceiling (its work comes back with `absorb`)."""
+        inner = Budget.__new__(Budget)
+        inner.clock, inner.deadline, inner.mask = self.clock, self.deadline, self.mask
+        inner.work = inner.end = units
+        inner.used = 0
+        inner.stalled = False
+        return inner
+
+    def absorb(self, inner: Budget, most: int | None = None) -> None:
+        """Count the work of `inner` (at most `most` of it) as this budget's, and its stall."""
+        self.used += inner.used if most is None else min(inner.used, most)
+        self.stalled |= inner.stalled
