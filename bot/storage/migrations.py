@@ -332,6 +332,17 @@ MIGRATIONS: list[Migration] = [
         """,
     ),
     Migration(
+        "games a player was helped in (a hint, a move taken back): the seats so far, and each result (bot.ratings)",
+        """
+        ALTER TABLE sessions ADD COLUMN aided TEXT;
+        ALTER TABLE results ADD COLUMN aided TEXT;
+        """,
+        """
+        ALTER TABLE sessions ADD COLUMN aided TEXT;
+        ALTER TABLE results ADD COLUMN aided TEXT;
+        """,
+    ),
+    Migration(
         "ratings kept per epoch, so a game's history is rated again in the background (bot.storage.rebuilt)",
         """
         CREATE TABLE rating_epochs (
