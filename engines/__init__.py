@@ -55,8 +55,8 @@ def settle() -> None:
     """After a move, in a process that only thinks: collect what the move left, then freeze what
     survived (the AIs' caches: the Dou Dizhu solver's moves and hands' splits, hundreds of
     thousands of objects) out of the garbage collector's way. Otherwise every full collection
-    walks them all: about 1 s each in a Dou Dizhu hard worker, moves of up to 2.1 s where the
-    search took 0.5 s. The collection here walks only what is not frozen yet, and what the caches
-    drop later is freed by its reference count as before (they hold no cycles)."""
+    walks them all, in the middle of a move (docs/benchmarks.md has the figures). The collection
+    here walks only what is not frozen yet, and what the caches drop later is freed by its
+    reference count (they hold no cycles)."""
     gc.collect()
     gc.freeze()

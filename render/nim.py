@@ -68,7 +68,7 @@ def _paste_run(image: Image.Image, strip: Image.Image, first: int, last: int, to
 def render(view: JSON, ctx: RenderContext) -> bytes:
     # A palette PNG: a quarter of the bytes and faster to encode; the picture has few colours, and
     # the same ones each time: the palette is taken once, from sample pictures (choosing one for
-    # each picture took 3 of its 8 ms of CPU).
+    # each picture would take a good part of its CPU).
     return png(_draw(view, ctx).quantize(palette=_palette(), dither=Image.Dither.NONE))
 
 

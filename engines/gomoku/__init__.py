@@ -8,9 +8,10 @@ the centre of the 15x15 board; `H8`, `h8` and `8h` all mean h8.
 
 Modules, each depending only on those before it: `board` (geometry, point
 names), `state` (State, Point, the view), `rules` (fives, renju's forbidden
-moves), `patterns` and `position` (the AI's board), `search` (threat search
-and PVS), `ai` (the levels), `opening` (swap2 and the AI's part in it), this
-game; `players` (benchmark players) on top.
+moves), `levels` (what each AI level may do), `patterns` and `position` (the
+AI's board), `search` (threat search and PVS), `ai` (the levels' moves),
+`opening` (swap2 and the AI's part in it), this game; `players` (benchmark
+players) on top.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@ Everything the search asks per node is kept up to date by `make` instead of
 being recomputed, and `unmake` puts back what `make` saved (the codes and keys
 on the four lines through the stone as list slices, the totals, and the
 threat-set changes, which it replays undone in their order so that the sets go
-through the same operations, and so iterate in the same order, as they did when
-`unmake` rescored the lines: the moves searched depend on that order):
+through the operations of a full rescoring, and so iterate in its order: the
+moves searched depend on that order):
 
 - `keys[p * 4 + d]`: the 16-bit neighbourhood key of point p along direction d
   (see patterns.py); placing a stone changes the keys of the (at most) 32
@@ -165,8 +165,8 @@ class Position:
         self.moves.append(p)
         self.hash ^= st.zobrist[c][p]
         # What `unmake` puts back: the codes and keys on the lines through p (slices), the totals,
-        # `reach`, and the threat-set changes (undone in their order: the sets go through the same
-        # operations, so iterate in the same order, as when unmake rescored the lines).
+        # `reach`, and the threat-set changes (undone in their order: the sets go through the operations
+        # of a rescoring of the lines, so iterate in its order).
         cb, cw = self.code[1], self.code[2]
         total = self.total
         sb, sw = total[1], total[2]
