@@ -1,5 +1,6 @@
 """Looking at things: the board, a game's own look-ups, hands, hints, the record, a replay,
-stats, leaderboards, rules and the list of games. Nothing here changes a game."""
+stats, leaderboards, rules and the list of games. Nothing here changes a game, except that a
+player's first hint marks the game as not rated for them."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from bot.i18n import Translator, t
 from bot.languages import read_language
 from bot.lobby import mentioned
 from bot.model import EVERYONE, Reply
-from bot.session import MoveRow, Session, SessionStatus
+from bot.session import Aid, MoveRow, Session, SessionStatus
 from engines.base import Game, Msg, Refusal, read_number
 
 HINTS = "hints"  # channel setting: "off" forbids /hint
@@ -54,7 +55,8 @@ async def hand(core: Core, r: Request) -> list[Reply]:
 
 
 async def hint(core: Core, r: Request) -> list[Reply]:
-    """`/hint`: the move the hint level would play, to the asker only."""
+    """`/hint`: the move the hint level would play, to the asker only. The game is then not rated
+    for them: the first hint is committed as help (`Session.aided`) before it is shown, and says so."""
     session = r.active
     seat = r.player
     game = core.game_of(session)
@@ -67,7 +69,11 @@ async def hint(core: Core, r: Request) -> list[Reply]:
     text, _ = await core.ai.move(game.name, session.state, seat.seat, game.hint_level, ai_seed(session) ^ 1)
     state = game.from_json(session.state)
     name = game.move_name(state, game.parse_move(state, seat.seat, text))  # in the asker's language
-    return [secret(r.user, r.reader, t("host.hint", move=name))]
+    if seat.seat in session.aided:
+        return [secret(r.user, r.reader, t("host.hint", move=name))]
+    session.aided[seat.seat] = Aid.HINT
+    await core.commit(session)
+    return [secret(r.user, r.reader, t("host.hint_unrated", move=name))]
 
 
 async def hints(core: Core, r: Request) -> list[Reply]:

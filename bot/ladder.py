@@ -59,6 +59,7 @@ class Standing:
     points: float | None = None  # where the game settles in points (Dou Dizhu): the total
     recent: list[str] = field(default_factory=list)  # the last results, oldest first: win, loss, draw
     history: list[float] = field(default_factory=list)  # the rating after each of the last rated games
+    aided: int = 0  # games they had help in (a hint, a move taken back): not rated for them
     favourite: str | None = None  # the opponent met most often (a name)
 
     @property
@@ -92,6 +93,7 @@ def _tally(rows: Iterable[dict[str, Any]], links: dict[str, str]) -> dict[str, S
         s.streak = s.streak + step if step and (s.streak > 0) == (step > 0) and s.streak else step
         s.best_streak = max(s.best_streak, s.streak)
         s.recent = [*s.recent[-9:], result]
+        s.aided += row.get("aided") is not None
     return found
 
 

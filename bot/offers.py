@@ -2,7 +2,9 @@
 
 Against bots alone a request is carried out at once. Otherwise it waits (one at a
 time) until every other person still playing agrees, or one refuses; any move in
-between drops it.
+between drops it. A move taken back, and a restart against bots alone (which cannot say
+no to throwing away a game going badly), is help: the game is then not rated for the
+asker (`Session.aided`), as everyone is told the first time.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from bot import play, replies
 from bot.core import Core, Request
 from bot.i18n import Translator, t
 from bot.model import EVERYONE, Reply
-from bot.session import Change, Offer, OfferKind, Seat, Session
+from bot.session import Aid, Change, Offer, OfferKind, Seat, Session
 from engines.base import Outcome, Refusal
 
 
@@ -106,17 +108,23 @@ async def _carry_out(core: Core, session: Session, offer: Offer, tr: Translator)
         play.finish(session, Outcome(tuple(1 for _ in session.seats), t("host.agreed_draw")), change)
         await core.commit(session, change)
         return await replies.after_move(core, session, tr, [t("host.draw_agreed")])
+    moves = await core.store.moves(session.id or 0)
     if offer.kind == OfferKind.UNDO:
-        moves = await core.store.moves(session.id or 0)
         target = next(m for m in moves if m.ply == offer.ply)
         session.state, session.ply = target.state_before, target.ply
-        said = t("host.undone", name=name, count=len(moves) - target.ply)
+        said = [t("host.undone", name=name, count=len(moves) - target.ply)]
         change = Change(drop_moves_from=target.ply)
+        helped = True
     else:
         session.seed = secrets.randbits(62)
         fresh = game.new_state(session.options, len(session.seats), session.seed)
         session.state, session.ply = game.to_json(fresh), 0
-        change, said = Change(drop_moves_from=0), t("host.restarted")
+        change, said = Change(drop_moves_from=0), [t("host.restarted")]
+        asker = session.seats[offer.seat]
+        helped = not _others(session, asker) and any(m.seat == offer.seat and not m.by_ai for m in moves)
+    if helped and offer.seat not in session.aided:
+        session.aided[offer.seat] = Aid.UNDO
+        said.append(t("host.unrated_undo", name=name))
     play.set_deadline(core, session, game.from_json(session.state))
     await core.commit(session, change)
-    return await replies.after_move(core, session, tr, [said])
+    return await replies.after_move(core, session, tr, said)

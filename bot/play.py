@@ -75,7 +75,8 @@ async def apply(core: Core, session: Session, seat: int, chosen: Any, by_ai: boo
 def finish(session: Session, outcome: Outcome, change: Change, roles: tuple[str, ...] | None = None) -> None:
     """End the game with `outcome`; every seat's result goes into `change`: a person's (also
     when a bot played their seat after their time ran out), or the AI level's (`ai:<level>`),
-    with the seat's part in the game where it has parts (`roles`)."""
+    with the seat's part in the game where it has parts (`roles`) and how its player was helped
+    (a hint, a move taken back: not rated for them)."""
     session.status, session.deadline, session.offer, session.outcome = SessionStatus.FINISHED, None, None, outcome
     results = []
     for seat in session.seats:
@@ -83,7 +84,7 @@ def finish(session: Session, outcome: Outcome, change: Change, roles: tuple[str,
         score = outcome.scores[seat.seat] if outcome.scores else None
         player = seat.user_id or ratings.AI + (seat.ai_level or "")
         results.append(Result(seat.seat, player, seat.name, outcome.ranks[seat.seat], result, score,
-                              roles[seat.seat] if roles else None))  # fmt: skip
+                              roles[seat.seat] if roles else None, session.aided.get(seat.seat)))  # fmt: skip
     change.results = results
 
 

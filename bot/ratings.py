@@ -18,6 +18,14 @@ guarded against farming. Pure: games in, ratings out; the store keeps them (`bot
   beating a much weaker player (`easy`) forever cannot lift a rating past the point where
   it predicts those wins; and the n-th game within `WINDOW` between the same people counts
   1/n, so the same pair cannot pump each other up in an evening.
+- Help: ratings measure unaided play. A player who asked for a hint or took a move back
+  (`Entry.aided`) keeps their rating. The others' results count where they were not made by
+  help: between two sides (a seat, or Dou Dizhu's landlord and farmers), the result counts
+  only if the side that finished ahead played unaided. So beating a helped player counts (it
+  was a stronger opponent than their rating says), losing to one does not, a draw with one
+  does not, and a farmer whose partner had help counts a loss but not a win. Each side is
+  rated as in the game of itself and the sides its result counts against (nothing if none);
+  the roles do not move in such a game (the help says nothing about the parts).
 """
 
 from __future__ import annotations
@@ -59,6 +67,7 @@ class Entry:
     player: str
     rank: int
     role: str | None = None
+    aided: bool = False  # the player had help in this game (a hint, a move taken back)
 
 
 @dataclass(frozen=True)
@@ -93,23 +102,15 @@ def rate(played: Played, skills: Mapping[str, Skill], recent: int = 0) -> Rated:
     """The ratings after `played`, from `skills` before it (missing players are new); `recent`:
     how many rated games the same people played in the `WINDOW` before this one."""
     before = {p: skills.get(p) or fresh(p) for p in played.players}
-    if len({e.player for e in played.entries}) < 2:
-        return Rated(0.0, before, dict(before))
-    sides = _sides(played.entries)
-    teams, ranks, members = _teams(played.entries, before, sides)
-    if _foregone(teams, ranks):
+    entries = played.entries
+    helped = {e.player for e in entries if e.aided}
+    found = _unaided(entries, before, helped) if helped else _outcome(entries, before)
+    if not found:
         return Rated(0.0, before, dict(before))
     weight = 1.0 / (1 + recent)
-    rated = MODEL.rate([[MODEL.rating(s.mu, s.sigma) for s in team] for team in teams], ranks=ranks)
     moved: dict[str, list[Skill]] = defaultdict(list)
-    for team, new_team, who in zip(teams, rated, members, strict=True):
-        for old, new, player in zip(team, new_team, who, strict=True):
-            if isinstance(player, tuple):  # a side's average: each member moves as it did
-                for member in player:
-                    own = before[member]
-                    moved[member].append(Skill(own.mu + new.mu - old.mu, own.sigma * new.sigma / old.sigma))
-            else:
-                moved[player].append(Skill(new.mu, new.sigma))
+    for who, skill in found:
+        moved[who if isinstance(who, str) else entries[who].player].append(skill)
     after = dict(before)
     for player, results in moved.items():
         old = before[player]
@@ -119,36 +120,79 @@ def rate(played: Played, skills: Mapping[str, Skill], recent: int = 0) -> Rated:
     return Rated(weight, before, after)
 
 
-def _sides(entries: Sequence[Entry]) -> dict[str, list[Entry]] | None:
-    """The seats by role, when the game gave roles and each side shares its rank; else None."""
+Seated = list[tuple[int | str, Skill]]  # (a seat: its entry's index, or a role's player; where the model moved it)
+
+
+def _outcome(entries: Sequence[Entry], before: Mapping[str, Skill]) -> Seated:
+    """Where the model moves each seat (and each role) after a game of `entries`, in the model's
+    order; nothing when the game teaches nothing (one player alone, or a foregone result)."""
+    if len({e.player for e in entries}) < 2:
+        return []
+    teams, ranks, members = _teams(entries, before, _sides(entries))
+    if _foregone(teams, ranks):
+        return []
+    rated = MODEL.rate([[MODEL.rating(s.mu, s.sigma) for s in team] for team in teams], ranks=ranks)
+    found: Seated = []
+    for team, new_team, who in zip(teams, rated, members, strict=True):
+        for old, new, member in zip(team, new_team, who, strict=True):
+            if isinstance(member, tuple):  # a side's average: each member moves as it did
+                for i in member:
+                    own = before[entries[i].player]
+                    found.append((i, Skill(own.mu + new.mu - old.mu, own.sigma * new.sigma / old.sigma)))
+            else:
+                found.append((member, Skill(new.mu, new.sigma)))
+    return found
+
+
+def _unaided(entries: Sequence[Entry], before: Mapping[str, Skill], helped: set[str]) -> Seated:
+    """A game in which the `helped` players had help: they do not move; each other side moves as
+    in the game of the sides its result against counts (see the module's docstring), the roles not at all."""
+    sides = _sides(entries)
+    groups = list(sides.values()) if sides else [[i] for i in range(len(entries))]
+    ranks = [entries[g[0]].rank for g in groups]
+    aided = [any(entries[i].player in helped for i in g) for g in groups]
+    found: Seated = []
+    for n, group in enumerate(groups):
+        ahead = [n if ranks[n] < rank else m for m, rank in enumerate(ranks)]  # of each pair with n
+        fair = [m for m, rank in enumerate(ranks) if m == n or (rank != ranks[n] and not aided[ahead[m]])]
+        seats = [i for m in fair for i in groups[m]]
+        for who, skill in _outcome([entries[i] for i in seats], before) if len(fair) > 1 else []:
+            if isinstance(who, int) and seats[who] in group and entries[seats[who]].player not in helped:
+                found.append((seats[who], skill))
+    return found
+
+
+def _sides(entries: Sequence[Entry]) -> dict[str, list[int]] | None:
+    """The seats (entries' indices) by role, when the game gave roles and each side shares its
+    rank; else None."""
     if any(e.role is None for e in entries):
         return None
-    sides: dict[str, list[Entry]] = defaultdict(list)
-    for e in entries:
-        sides[e.role or ""].append(e)
-    if len(sides) < 2 or any(len({e.rank for e in side}) > 1 for side in sides.values()):
+    sides: dict[str, list[int]] = defaultdict(list)
+    for i, e in enumerate(entries):
+        sides[e.role or ""].append(i)
+    if len(sides) < 2 or any(len({entries[i].rank for i in side}) > 1 for side in sides.values()):
         return None
     return sides
 
 
-Member = str | tuple[str, ...]  # a player, or a side's members rated as their average
+Member = int | str | tuple[int, ...]  # a seat, a role's player, or a side's seats rated as their average
 
 
 Teams = tuple[list[list[Skill]], list[int], list[list[Member]]]
 
 
-def _teams(entries: Sequence[Entry], skills: Mapping[str, Skill], sides: dict[str, list[Entry]] | None) -> Teams:
+def _teams(entries: Sequence[Entry], skills: Mapping[str, Skill], sides: dict[str, list[int]] | None) -> Teams:
     """openskill's teams, their ranks, and who each team member stands for."""
     if sides is None:
-        return [[skills[e.player]] for e in entries], [e.rank for e in entries], [[e.player] for e in entries]
+        return [[skills[e.player]] for e in entries], [e.rank for e in entries], [[i] for i in range(len(entries))]
     teams, ranks, members = [], [], []
     for role, side in sides.items():
-        names = tuple(e.player for e in side)
+        names = [entries[i].player for i in side]
         mu = sum(skills[p].mu for p in names) / len(names)
         sigma = math.sqrt(sum(skills[p].sigma ** 2 for p in names) / len(names))
         teams.append([Skill(mu, sigma), skills[ROLE + role]])
-        ranks.append(side[0].rank)
-        members.append([names, ROLE + role])
+        ranks.append(entries[side[0]].rank)
+        members.append([tuple(side), ROLE + role])
     return teams, ranks, members
 
 

@@ -26,6 +26,13 @@ class SessionStatus(StrEnum):
         return self in (SessionStatus.LOBBY, SessionStatus.PLAYING)
 
 
+class Aid(StrEnum):
+    """How a player was helped during a game; a game in which they were is not rated for them."""
+
+    HINT = "hint"  # asked for a hint
+    UNDO = "undo"  # took a move back (or restarted the game against the bot alone)
+
+
 class OfferKind(StrEnum):
     UNDO = "undo"
     DRAW = "draw"
@@ -94,6 +101,8 @@ class Session:
     ply: int = 0
     id: int | None = None
     bot_turn: bool = False  # a bot is to move (set at every commit): work any live process may claim
+    # The seats whose player was helped in this game, and how they were first: not rated for them.
+    aided: dict[int, Aid] = field(default_factory=dict)
     # The seats as last read or written, so a save rewrites them only when they changed.
     saved_seats: list[Seat] = field(default_factory=list, repr=False, compare=False)
 
@@ -129,6 +138,7 @@ class Result:
     result: str  # win / loss / draw
     score: float | None = None
     role: str | None = None  # the seat's part where the game gives parts (`Game.roles`)
+    aided: Aid | None = None  # how the seat's player was helped, if they were: the game is not rated for them
 
 
 @dataclass(frozen=True)

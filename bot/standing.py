@@ -5,7 +5,8 @@ their conservative rating; "here" keeps those who played a rated game in this pl
 Discord server, the Telegram group; the console is one place), "global" (the default)
 everyone. Long lists come in pages of `PAGE`, turned with buttons that belong to no game.
 `/stats` shows per game the rating and its recent course, the record, the best streak,
-the last results and the favourite opponent.
+the last results, the favourite opponent, and how many of the games were not rated for the
+player because they had help (a hint, a move taken back).
 """
 
 from __future__ import annotations
@@ -122,6 +123,8 @@ async def stats(core: Core, r: Request) -> list[Reply]:
         second = [tr(t("ratings.favourite", name=s.favourite))] if s.favourite else []
         if s.points is not None:
             second.append(tr(t("ratings.points", points=points(s.points))))
+        if s.aided:
+            second.append(tr(t("ratings.unrated_aided", count=s.aided)))
         recent = [(result, tr(t(f"ratings.letter_{result}"))) for result in s.recent]
         cards.append({"title": tr(title(core.games[game])), "rating": f"{s.rating:.1f}", "change": f"{change:+.1f}",
                       "history": history, "lines": [record, " · ".join(second)], "recent": recent})  # fmt: skip

@@ -50,6 +50,7 @@ from typing import Any
 
 from bot.ratings import Skill
 from bot.session import (
+    Aid,
     Change,
     ChannelBusy,
     Conflict,
@@ -315,6 +316,15 @@ def offer_outcome(session: Session) -> tuple[str | None, str | None]:
     return dump(offer.to_json() if offer else None), dump(outcome.to_json() if outcome else None)
 
 
+def aided_dump(session: Session) -> str | None:
+    """The session's helped seats as stored: a JSON object (seat -> how), or NULL for none."""
+    return json.dumps({str(seat): str(aid) for seat, aid in sorted(session.aided.items())}) if session.aided else None
+
+
+def aided_of(text: str | None) -> dict[int, Aid]:
+    return {int(seat): Aid(aid) for seat, aid in (load(text) or {}).items()}
+
+
 def session_of(row: Mapping[str, Any], seat_rows: list[list[Any]]) -> Session:
     """A session from its row and its seats' rows ([seat, user_id, name, handle, ai_level, away, accepted])."""
     seats = [Seat(n, user, name, handle, level, bool(away), bool(accepted))
@@ -325,7 +335,7 @@ def session_of(row: Mapping[str, Any], seat_rows: list[list[Any]]) -> Session:
         turn_seconds=row["turn_seconds"], created_at=row["created_at"], updated_at=row["updated_at"],
         state=load(row["state"]), version=row["version"], deadline=row["deadline"],
         offer=Offer.from_json(load(row["offer"])), outcome=Outcome.from_json(load(row["outcome"])), ply=row["ply"],
-        bot_turn=bool(row["bot_turn"]),
+        bot_turn=bool(row["bot_turn"]), aided=aided_of(row["aided"]),
     )  # fmt: skip
     session.saved_seats = [replace(seat) for seat in seats]
     return session

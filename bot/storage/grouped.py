@@ -23,10 +23,10 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from bot.session import Change, Notice, Session
-from bot.storage.contract import dump, offer_outcome
+from bot.storage.contract import aided_dump, dump, offer_outcome
 
 UPDATE = ("UPDATE sessions SET status=?, options=?, seed=?, state=?, version=?, deadline=?, offer=?, outcome=?,"
-          " ply=?, updated_at=?, bot_turn=? WHERE id=? AND version=?")  # fmt: skip
+          " ply=?, updated_at=?, bot_turn=?, aided=? WHERE id=? AND version=?")  # fmt: skip
 SEATS = ("INSERT INTO seats (session_id, seat, user_id, name, handle, ai_level, away, accepted)"
          " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session_id, seat) DO UPDATE SET"
          " user_id=excluded.user_id, name=excluded.name, handle=excluded.handle, ai_level=excluded.ai_level,"
@@ -52,7 +52,7 @@ def rows_of(session: Session, change: Change) -> Rows:
     """What saving `session` with `change` writes, as statement parameters (built on the event loop)."""
     update = (str(session.status), json.dumps(session.options), session.seed, dump(session.state),
               session.version + 1, session.deadline, *offer_outcome(session), session.ply, session.updated_at,
-              int(session.bot_turn), session.id, session.version)  # fmt: skip
+              int(session.bot_turn), aided_dump(session), session.id, session.version)  # fmt: skip
     seats = seat_rows(session) if session.seats != session.saved_seats else None
     drop = (session.id, change.drop_moves_from) if change.drop_moves_from is not None else None
     m = change.move

@@ -330,6 +330,17 @@ MIGRATIONS: list[Migration] = [
         CREATE INDEX outbox_by_due ON outbox(due);
         """,
     ),
+    Migration(
+        "games a player was helped in (a hint, a move taken back): the seats so far, and each result (bot.ratings)",
+        """
+        ALTER TABLE sessions ADD COLUMN aided TEXT;
+        ALTER TABLE results ADD COLUMN aided TEXT;
+        """,
+        """
+        ALTER TABLE sessions ADD COLUMN aided TEXT;
+        ALTER TABLE results ADD COLUMN aided TEXT;
+        """,
+    ),
 ]
 
 

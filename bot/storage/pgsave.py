@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 from bot.session import Change, Session
-from bot.storage.contract import dump, offer_outcome
+from bot.storage.contract import aided_dump, dump, offer_outcome
 
 
 def one_statement(session: Session, change: Change) -> tuple[str, list[Any]]:
@@ -19,10 +19,11 @@ def one_statement(session: Session, change: Change) -> tuple[str, list[Any]]:
     params: list[Any] = [
         str(session.status), json.dumps(session.options), session.seed, dump(session.state), session.version + 1,
         session.deadline, *offer_outcome(session), session.ply, session.updated_at, session.bot_turn, session.id,
-        session.version,
+        session.version, aided_dump(session),
     ]  # fmt: skip
     sql = ["WITH u AS (UPDATE sessions SET status=$1, options=$2, seed=$3, state=$4, version=$5, deadline=$6,"
-           " offer=$7, outcome=$8, ply=$9, updated_at=$10, bot_turn=$11 WHERE id=$12 AND version=$13 RETURNING id)"]
+           " offer=$7, outcome=$8, ply=$9, updated_at=$10, bot_turn=$11, aided=$14 WHERE id=$12 AND version=$13"
+           " RETURNING id)"]
     if session.seats != session.saved_seats:
         n = len(params)
         params += [[getattr(s, column) for s in session.seats] for column in SEAT_COLUMNS]

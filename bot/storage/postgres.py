@@ -41,7 +41,7 @@ from typing import Any
 import asyncpg
 
 from bot.session import Change, ChannelBusy, Conflict, MoveRow, Notice, Session
-from bot.storage.contract import StorageUnavailable, dump, move_of, offer_outcome, session_of
+from bot.storage.contract import StorageUnavailable, aided_dump, dump, move_of, offer_outcome, session_of
 from bot.storage.migrations import MIGRATIONS, newer
 from bot.storage.outboxed import SQLOutbox
 from bot.storage.pgdriver import (
@@ -188,10 +188,10 @@ class PostgresStorage(SQLOutbox):
         async with self._conn() as conn, conn.transaction():
             status = await conn.execute(
                 "UPDATE sessions SET status=$1, options=$2, seed=$3, state=$4, version=$5, deadline=$6, offer=$7,"
-                " outcome=$8, ply=$9, updated_at=$10, bot_turn=$11 WHERE id=$12 AND version=$13",
+                " outcome=$8, ply=$9, updated_at=$10, bot_turn=$11, aided=$14 WHERE id=$12 AND version=$13",
                 str(session.status), json.dumps(session.options), session.seed, dump(session.state),
                 session.version + 1, session.deadline, *offer_outcome(session),
-                session.ply, session.updated_at, session.bot_turn, session.id, session.version,
+                session.ply, session.updated_at, session.bot_turn, session.id, session.version, aided_dump(session),
             )  # fmt: skip
             if status != "UPDATE 1":
                 raise Conflict(session.id)
@@ -209,10 +209,10 @@ class PostgresStorage(SQLOutbox):
                 )
             if change.results:
                 await conn.executemany(
-                    "INSERT INTO results (session_id, seat, user_id, name, game, rank, result, score, at, role)"
-                    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                    "INSERT INTO results (session_id, seat, user_id, name, game, rank, result, score, at, role, aided)"
+                    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
                     [(session.id, r.seat, r.user_id, r.name, session.game, r.rank, r.result, r.score,
-                      session.updated_at, r.role) for r in change.results],
+                      session.updated_at, r.role, r.aided) for r in change.results],
                 )  # fmt: skip
                 await rate_finished(PgTx(conn), session.id or 0)
             if (notice := change.notice) is not None:

@@ -62,7 +62,8 @@ def marks(count: int) -> str:
 
 def played_of(session_id: int, rows: list[dict[str, Any]], links: dict[str, str]) -> Played:
     """One game's results rows as the rating scheme reads them."""
-    entries = tuple(Entry(links.get(r["user_id"], r["user_id"]), r["rank"], r["role"]) for r in rows)
+    entries = tuple(Entry(links.get(r["user_id"], r["user_id"]), r["rank"], r["role"], r["aided"] is not None)
+                    for r in rows)  # fmt: skip
     return Played(session_id, rows[0]["game"], rows[0]["at"], entries)
 
 

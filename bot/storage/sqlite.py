@@ -225,10 +225,10 @@ class SQLiteStorage(SQLOutbox):
             if not await self.db._execute(write, self.db._conn, rows_of(session, change)):
                 raise Conflict(session.id)
             await self.db.executemany(
-                "INSERT INTO results (session_id, seat, user_id, name, game, rank, result, score, at, role)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO results (session_id, seat, user_id, name, game, rank, result, score, at, role, aided)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(session.id, r.seat, r.user_id, r.name, session.game, r.rank, r.result, r.score,
-                  session.updated_at, r.role) for r in change.results],
+                  session.updated_at, r.role, r.aided) for r in change.results],
             )  # fmt: skip
             await rate_finished(SQLiteTx(self.db), session.id or 0)
         session.version += 1

@@ -324,7 +324,9 @@ async def test_help_rules_board_record(table: Table) -> None:
 async def test_hints_can_be_switched_off(table: Table) -> None:
     await nim_game(table, "1 2")
     hint = await table.say(ALICE, "/hint")
-    assert hint[0].text == "Hint: 2 1" and hint[0].audience == Private(ALICE.id)
+    assert hint[0].text == "Hint: 2 1 (this game will not be rated for you: you asked for a hint)"
+    assert hint[0].audience == Private(ALICE.id)
+    assert (await table.text(ALICE, "/hint")) == "Hint: 2 1"  # told once
     assert "not your turn" in await table.text(BOB, "/hint")
     assert "Only a moderator" in await table.text(ALICE, "/hints off")
     await table.say(person("mod", moderator=True), "/hints off")

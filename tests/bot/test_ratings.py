@@ -138,3 +138,76 @@ def test_the_rebuild_is_the_same_fold():
     once.replay(games)
     twice.replay(games)
     assert once.skills == twice.skills
+
+
+# --- help: a hint or a move taken back ------------------------------------------------------
+def test_a_player_who_had_help_and_won_moves_nobody():
+    """Following the hints to a win against the bot: neither the player nor the level moves."""
+    r = rate(played(Entry("me", 1, aided=True), Entry("ai:master", 2)), {})
+    assert r.weight == 0 and r.after == r.before
+    unaided = rate(played(Entry("me", 1), Entry("ai:master", 2)), {})
+    assert unaided.after["me"].mu > 25 > unaided.after["ai:master"].mu  # what the help would have earned
+
+
+def test_a_player_who_had_help_and_lost_stays_and_the_winner_counts_the_win():
+    r = rate(played(Entry("me", 2, aided=True), Entry("ai:master", 1)), {})
+    assert r.weight == 1 and r.after["me"] == r.before["me"]
+    assert r.after["ai:master"] == rate(played(Entry("me", 2), Entry("ai:master", 1)), {}).after["ai:master"]
+
+
+def test_a_draw_with_a_player_who_had_help_counts_for_nobody():
+    r = rate(played(Entry("a", 1, aided=True), Entry("b", 1)), {"b": Skill(30, 3)})
+    assert r.weight == 0 and r.after == r.before
+
+
+def test_free_for_all_only_the_places_won_against_a_helped_player_count():
+    """Checkers, four seats; c had help and came second: a (first) beat everyone fairly; b and d
+    lost to c, so only their results against those who played unaided count."""
+    entries = (Entry("a", 1), Entry("c", 2, aided=True), Entry("b", 3), Entry("d", 4))
+    r = rate(played(*entries, game="checkers"), {})
+    assert r.after["c"] == r.before["c"]
+    fair = rate(played(Entry("a", 1), Entry("b", 3), Entry("d", 4), game="checkers"), {})
+    assert r.after["b"] == fair.after["b"] and r.after["d"] == fair.after["d"]  # c left out of theirs
+    full = rate(played(*(Entry(e.player, e.rank) for e in entries), game="checkers"), {})
+    assert r.after["a"] == full.after["a"]  # a's win over c stands as over anyone
+
+
+def test_a_bot_in_many_seats_counts_only_the_seats_a_helped_player_did_not_beat():
+    """Five easy bots and a person with help in third place: the two bots ahead of them count
+    their wins over everyone; the three behind lost to help, and only count among the bots."""
+    entries = (Entry("ai:easy", 1), Entry("ai:easy", 2), Entry("me", 3, aided=True), Entry("ai:easy", 4),
+               Entry("ai:easy", 5), Entry("ai:easy", 6))  # fmt: skip
+    r = rate(played(*entries, game="checkers"), {})
+    assert r.after["me"] == r.before["me"] and r.weight == 1
+    unaided = rate(played(*(Entry(e.player, e.rank) for e in entries), game="checkers"), {})
+    assert r.after["ai:easy"].mu > unaided.after["ai:easy"].mu  # the three seats' losses to help left out
+
+
+def test_dou_dizhu_a_landlord_with_help():
+    won = rate(played(Entry("l", 1, "landlord", aided=True), Entry("f1", 2, "farmer"), Entry("f2", 2, "farmer"),
+                      game="doudizhu"), {})  # fmt: skip
+    assert won.weight == 0 and won.after == won.before  # the farmers lost to help: nothing moves
+    lost = rate(played(Entry("l", 2, "landlord", aided=True), Entry("f1", 1, "farmer"), Entry("f2", 1, "farmer"),
+                       game="doudizhu"), {})  # fmt: skip
+    assert lost.after["l"] == lost.before["l"] and lost.after["f1"].mu > 25 and lost.after["f1"] == lost.after["f2"]
+    assert lost.after["role:landlord"] == lost.before["role:landlord"]  # the parts learn only from unaided games
+    assert lost.after["role:farmer"] == lost.before["role:farmer"]
+
+
+def test_dou_dizhu_a_farmer_with_help_taints_the_side():
+    """f1 had help: the farmers' win is not rated for the landlord, nor for f1's partner f2 (won
+    with a helped partner); their loss counts for the landlord and for f2 (lost even with help)."""
+    won = rate(played(Entry("l", 2, "landlord"), Entry("f1", 1, "farmer", aided=True), Entry("f2", 1, "farmer"),
+                      game="doudizhu"), {})  # fmt: skip
+    assert won.weight == 0 and won.after == won.before
+    lost = rate(played(Entry("l", 1, "landlord"), Entry("f1", 2, "farmer", aided=True), Entry("f2", 2, "farmer"),
+                       game="doudizhu"), {})  # fmt: skip
+    assert lost.after["f1"] == lost.before["f1"]
+    assert lost.after["l"].mu > 25 > lost.after["f2"].mu
+
+
+def test_the_fold_with_help_is_the_same_each_time_and_help_counts_toward_no_repeat():
+    """A helped win moved nobody, so it does not count as a repeat of the pair (weight 0)."""
+    ladder = Ladder()
+    assert ladder.play(Played(1, "nim", 0.0, (Entry("a", 1, aided=True), Entry("b", 2)))).weight == 0
+    assert ladder.play(Played(2, "nim", 60.0, (Entry("a", 1), Entry("b", 2)))).weight == 1

@@ -65,9 +65,12 @@ async def start_bot(
 def _discord_endpoints() -> Iterator[None]:
     """The bot points discord.py's process-wide endpoints at the stand-in; put them back after."""
     base, gateway = discord.http.Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY
-    logging.getLogger("discord").setLevel(logging.WARNING)
+    library = logging.getLogger("discord")
+    level = library.level
+    library.setLevel(logging.WARNING)
     yield
     discord.http.Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = base, gateway
+    library.setLevel(level)  # the tests that follow in this process log as they would alone
 
 
 @pytest.fixture

@@ -48,8 +48,9 @@ REQUIRED = {
 
 
 # A refusal that says the bot broke one of the rules above (not: the chat or message is gone).
-BROKE_A_RULE = re.compile(r"can't parse|too long|is empty|is required|BUTTON|markup|IMAGE_PROCESS|PHOTO_INVALID|"
-                          r"MESSAGE_TOO_LONG|RESULT|OFFSET|START_PARAM|parse_mode|Not Found|identifier|attached")
+BROKE_A_RULE = re.compile(r"can't parse|too long|is empty|is required|BUTTON|keyboard markup|IMAGE_PROCESS|"
+                          r"PHOTO_INVALID|MESSAGE_TOO_LONG|RESULT|OFFSET|START_PARAM|parse_mode|Not Found|identifier|"
+                          r"attached")
 
 
 class ApiError(Exception):

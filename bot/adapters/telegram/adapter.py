@@ -243,8 +243,8 @@ class Telegram:
         if old is None or new is None:
             return
         await self.host.move_channel(f"{TELEGRAM}:{old}", f"{TELEGRAM}:{new}")
-        self.out.boards.pop(old, None)
-        self.out.boards[new] = None  # the old table message is not in the new chat: the next board is posted anew
+        self.out.boards.boards.pop(old, None)
+        self.out.boards.boards[new] = None  # the old table message is not in the new chat: the next board is anew
 
     async def _on_message(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message = update.message

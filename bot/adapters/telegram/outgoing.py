@@ -14,12 +14,11 @@ reply's language."""
 
 from __future__ import annotations
 
-import contextlib
 import html
 import logging
 import re
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 
 from telegram import (
     CallbackQuery,
@@ -34,6 +33,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import Application
 
+from bot.adapters.telegram.boards import BoardMessage, Boards, lost
 from bot.host import Notes
 from bot.i18n import Translator, t, translator
 from bot.model import TELEGRAM, Button, NotSecret, Private, Public, Reply
@@ -42,18 +42,6 @@ log = logging.getLogger(__name__)
 
 CAPTION_MAX, TEXT_MAX, ALERT_MAX = 1024, 4096, 200
 BUTTONS_PER_ROW, BUTTONS_MAX, CALLBACK_DATA_MAX = 3, 100, 64  # Telegram takes at most 100 buttons
-
-BOARD_NOTE = "board"  # the host's note of a chat's table message
-
-
-@dataclass
-class BoardMessage:
-    """The table message of a chat's session, edited in place move after move."""
-
-    session: int
-    message_id: int
-    pinged: str | None = None  # the user id last told it is their move
-    ping_id: int | None = None  # that short message, deleted when the next one is sent
 
 
 @dataclass
@@ -78,12 +66,13 @@ class Sender:
         self.tr = tr  # for replies that do not say their language
         self.notes = notes
         self.username = ""  # the bot's, known once started
-        self.boards: dict[int, BoardMessage | None] = {}  # chat id -> its table message (None: none yet)
+        self.boards = Boards(app, notes)  # each chat's table message and its ping
         self.threads: dict[int, int] = {}  # forum chat id -> the topic the game is played in
         self.names: dict[str, str] = {}  # user id -> display name, from updates
         self.nudged: set[tuple[int | None, str]] = set()  # (session, user) told to open the bot
 
     async def send(self, origin: Origin, replies: list[Reply]) -> None:
+        self.boards.saw(origin.chat_id, origin.message_id)
         query = origin.query
         if query is not None and not origin.answered:
             # An answer for the presser alone (a refusal, a hint) is the press's own alert, which only
@@ -110,7 +99,7 @@ class Sender:
     async def _send_one(self, origin: Origin, reply: Reply) -> None:
         await self._route(origin, reply)
         if reply.over and reply.session is not None and origin.private_chat is None:
-            await self._unping(origin.chat_id, reply.session)
+            await self.boards.unping(origin.chat_id, reply.session)
 
     async def _route(self, origin: Origin, reply: Reply) -> None:
         if isinstance(reply.audience, Private):
@@ -177,7 +166,7 @@ class Sender:
             sent = await self._post(chat_id, public)
             ids.append(str(sent.message_id) if sent is not None else "")
         if reply.over and reply.session is not None:  # the game ended: its last ping goes (as in `send`)
-            await self._unping(chat_id, reply.session)
+            await self.boards.unping(chat_id, reply.session)
 
     async def _show_board(self, origin: Origin, public: Public, ids: list[str] | None = None) -> None:
         """The session's table message: edited in place (editMessageMedia), posted anew when
@@ -194,8 +183,8 @@ class Sender:
                                           mentions=" ".join(links))  # fmt: skip
         caption = _fit_html(caption, CAPTION_MAX)
         markup = self._keyboard(reply.buttons)
-        board = await self._board(chat_id)
-        if not ids and board is not None and board.session == session and not origin.fresh_board:
+        board = await self.boards.get(chat_id)
+        if not ids and board is not None and board.session == session and not origin.fresh_board and not board.unsure:
             media = InputMediaPhoto(InputFile(reply.image, filename=reply.image_name, attach=True), caption=caption,
                                     parse_mode=ParseMode.HTML)  # fmt: skip
             try:
@@ -207,47 +196,34 @@ class Sender:
                     ids.append(str(board.message_id))
                 else:
                     log.info("editing the board in %s failed (%s); posting it anew", chat_id, e)
-        if ids:  # edited (now or by an earlier try): an edit notifies nobody, so the player is pinged
-            if board is not None and target is not None and target != board.pinged:
+        if ids and board is not None and not board.unsure:  # edited: an edit notifies nobody, so a ping does
+            if target is None or target == board.pinged:
+                return
+            try:
                 await self._ping(board, chat_id, target, reply.names, tr)
-            return
+                return
+            except TelegramError as error:
+                if not lost(error):
+                    raise
+                log.info("a ping's answer in %s was lost (%s); posting the board anew", chat_id, error)
+        old = await self.boards.posting(chat_id)  # posted anew, at the bottom of the chat: its caption pings
         sent = await self._post(chat_id, Public(replace(reply, text="")), caption_html=caption)
-        if sent is not None:  # posted anew: its caption pings
+        if sent is not None:
             ids.append(str(sent.message_id))
-            await self._keep_board(chat_id, BoardMessage(session, sent.message_id, pinged=target))
-
-    async def _board(self, chat_id: int) -> BoardMessage | None:
-        """The chat's table message; kept in the database too, so a restart goes on editing it."""
-        if chat_id not in self.boards or self.notes.shared:  # another process may have posted since
-            saved = await self.notes.get(f"{TELEGRAM}:{chat_id}", BOARD_NOTE)
-            self.boards[chat_id] = BoardMessage(**saved) if saved else None
-        return self.boards[chat_id]
-
-    async def _keep_board(self, chat_id: int, board: BoardMessage) -> None:
-        self.boards[chat_id] = board
-        await self.notes.put(f"{TELEGRAM}:{chat_id}", BOARD_NOTE, asdict(board))
+            await self.boards.posted(chat_id, BoardMessage(session, sent.message_id, pinged=target), old)
 
     async def _ping(self, board: BoardMessage, chat_id: int, target: str, names: Mapping[str, str],
                     tr: Translator) -> None:  # fmt: skip
         """An edit notifies nobody: a short message, as a reply to the board, tells the player."""
-        if board.ping_id is not None:
-            with contextlib.suppress(TelegramError):
-                await self.app.bot.delete_message(chat_id, board.ping_id)
         mention = self._mention_html(target, names, tr)
         text = self._html(tr(t("telegram.your_turn", mention="\x00mention\x00")), mention=mention)
-        sent = await self._send_text(chat_id, text, None, reply_to=board.message_id)
-        board.pinged, board.ping_id = target, sent.message_id if sent else None
-        await self._keep_board(chat_id, board)
-
-    async def _unping(self, chat_id: int, session: int) -> None:
-        """The game ended: its last "X, your move." goes, as each one went when the next came."""
-        board = await self._board(chat_id)
-        if board is None or board.session != session or board.ping_id is None:
-            return
-        with contextlib.suppress(TelegramError):
-            await self.app.bot.delete_message(chat_id, board.ping_id)
-        board.pinged, board.ping_id = None, None
-        await self._keep_board(chat_id, board)
+        await self.boards.pinging(chat_id, board, text)
+        try:
+            sent = await self._send_text(chat_id, text, None, reply_to=board.message_id)
+        except TelegramError as error:
+            await self.boards.pinged(chat_id, board, target, None, error)
+            raise
+        await self.boards.pinged(chat_id, board, target, sent.message_id if sent else None)
 
     async def _post(
         self, chat_id: int, public: Public, reply_to: int | None = None, caption_html: str | None = None
@@ -268,11 +244,13 @@ class Sender:
         markup = self._keyboard(reply.buttons)
         if reply.image is None and reply.document and len(body) > TEXT_MAX:  # a long record: a file
             first = _fit_html(self._html(reply.text.partition("\n")[0]), CAPTION_MAX)
-            return await self.app.bot.send_document(
+            sent = await self.app.bot.send_document(
                 chat_id, InputFile(reply.text.encode(), filename=reply.document), caption=first,
                 parse_mode=ParseMode.HTML, reply_markup=markup, message_thread_id=self.threads.get(chat_id),
                 reply_parameters=_reply_to(reply_to),
             )  # fmt: skip
+            self.boards.saw(chat_id, sent.message_id, made=True)
+            return sent
         if reply.image is None:
             return await self._send_text(chat_id, body, markup, reply_to) if body.strip() else None
         fits = len(body) <= CAPTION_MAX
@@ -281,6 +259,7 @@ class Sender:
             parse_mode=ParseMode.HTML, reply_markup=markup if fits or not body.strip() else None,
             message_thread_id=self.threads.get(chat_id), reply_parameters=_reply_to(reply_to),
         )  # fmt: skip
+        self.boards.saw(chat_id, sent.message_id, made=True)
         if not fits:
             await self._send_text(chat_id, body, markup)
         return sent
@@ -296,6 +275,7 @@ class Sender:
                 chat_id, chunk, parse_mode=ParseMode.HTML, reply_markup=markup if last else None,
                 message_thread_id=self.threads.get(chat_id), reply_parameters=_reply_to(reply_to if not i else None),
             )  # fmt: skip
+            self.boards.saw(chat_id, sent.message_id, made=True)
         return sent
 
     async def answer(
