@@ -9,6 +9,7 @@ import random
 import time
 from functools import cache
 from importlib import import_module
+from typing import Any
 
 from engines.base import JSON, AIInfo, Game, Limit
 
@@ -22,12 +23,13 @@ REGISTRY = {
 
 
 @cache
-def get(name: str) -> Game:
+def get(name: str) -> Game[Any, Any]:
     module, _, cls = REGISTRY[name].partition(":")
-    return getattr(import_module(module), cls)()
+    game: Game[Any, Any] = getattr(import_module(module), cls)()
+    return game
 
 
-def all_games() -> dict[str, Game]:
+def all_games() -> dict[str, Game[Any, Any]]:
     return {name: get(name) for name in REGISTRY}
 
 
@@ -43,7 +45,7 @@ def think(game: str, state: JSON, seat: int, level: str, seed: int, limit: Limit
     s = g.from_json(state)
     started, cpu = time.perf_counter(), time.process_time()
     result = g.ai(s, seat, level, limit or g.levels[level], random.Random(seed))
-    info = AIInfo(result.info)
+    info = AIInfo(**result.info)
     info["seconds"], info["cpu"] = time.perf_counter() - started, time.process_time() - cpu
     info["pid"] = os.getpid()
     if multiprocessing.parent_process() is not None:  # a worker process, not the host's thread

@@ -22,7 +22,7 @@ The board changes as the others move, so the plan is made anew every move.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from engines.base import AIInfo
 from engines.budget import Budget, OutOfWork
@@ -34,7 +34,7 @@ from engines.checkers.position import ZOBRIST, Position, Step, reach
 OWN_COST = 3
 
 Entry = TypeVar("Entry")  # a position the beam keeps, with the way to it
-Child = TypeVar("Child", bound=tuple)  # a move from one of them, sortable: best first; its index [2]
+Child = TypeVar("Child", bound=tuple[Any, ...])  # a move from one of them, sortable: best first; its index [2]
 
 
 class _Found(Exception):

@@ -8,6 +8,7 @@ the search; `rules.shortest_path` finds them for the move played).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from engines.checkers import board as B
 from engines.checkers.state import GOAL, GOAL_POINT, State
@@ -108,7 +109,7 @@ class Position:
         """Distance to goal of `seat`, plus `straggle` for every step a piece is more than `lag` steps behind
         the average of its pieces, plus `centre` for every hole a piece is off its straight line to the goal."""
         dist = self.dist[seat]
-        total = self.sum[seat]
+        total: float = self.sum[seat]
         if straggle:
             limit = total / len(self.pieces[seat]) + lag
             total += straggle * sum(dist[hole] - limit for hole in self.pieces[seat] if dist[hole] > limit)
@@ -118,7 +119,7 @@ class Position:
         return total
 
 
-def reach(dist: list[int], start: int, to: int) -> int:
+def reach(dist: Sequence[int], start: int, to: int) -> int:
     """A greedy player's order of moves: farther toward the goal first; among equals, the rearmost piece."""
     return (dist[start] - dist[to]) * 64 + dist[start]
 

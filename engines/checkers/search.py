@@ -64,7 +64,7 @@ class AlphaBeta:
             return self.evaluate(seat)
         width = self.settings.leaf if depth == 1 else self.settings.inner
         alpha0 = alpha
-        best = -INF
+        best: float = -INF
         best_move = moves[0]
         for start, to in moves[:width]:
             pos.do(seat, start, to)
@@ -91,13 +91,13 @@ class AlphaBeta:
     def root(self, depth: int, moves: list[Step]) -> list[tuple[float, Step]]:
         """Scores of the root moves at `depth` (a move that cannot beat the best so far: an upper bound)."""
         pos, me = self.pos, self.me
-        scored = []
-        alpha = -INF
+        scored: list[tuple[float, Step]] = []
+        alpha: float = -INF
         for start, to in moves:
             pos.do(me, start, to)
             done = pos.finisher(me, to)
             if done == me:
-                value = WIN
+                value: float = WIN
             elif done >= 0:
                 value = -WIN
             elif depth == 1:
@@ -124,7 +124,7 @@ class BestReply(AlphaBeta):
     def replies(self) -> list[tuple[int, int, int]]:
         """The most promising moves of every other player still playing: (seat, start, destination)."""
         pos, width = self.pos, self.settings.inner
-        out = []
+        out: list[tuple[int, int, int]] = []
         for other in range(pos.n):
             if other != self.me and other not in pos.finished:
                 out.extend((other, start, to) for start, to in pos.ordered(other)[:width])
@@ -140,12 +140,12 @@ class BestReply(AlphaBeta):
             moves = self.replies()
         if not moves:
             return self.evaluate(me) if depth == 1 else self.brs(not mine, depth - 1, alpha, beta, ply + 1)
-        best = -INF if mine else INF
+        best: float = -INF if mine else INF
         for seat, start, to in moves:
             pos.do(seat, start, to)
             done = pos.finisher(seat, to)
             if done == me:
-                value = WIN - ply
+                value: float = WIN - ply
             elif done >= 0:  # someone else takes a place; the game goes on
                 value = self.evaluate(me) - OTHER_FINISHES
             elif depth == 1:
@@ -166,13 +166,13 @@ class BestReply(AlphaBeta):
 
     def root(self, depth: int, moves: list[Step]) -> list[tuple[float, Step]]:
         pos, me = self.pos, self.me
-        scored = []
-        alpha = -INF
+        scored: list[tuple[float, Step]] = []
+        alpha: float = -INF
         for start, to in moves:
             pos.do(me, start, to)
             done = pos.finisher(me, to)
             if done == me:
-                value = WIN
+                value: float = WIN
             elif done >= 0:
                 value = self.evaluate(me) - OTHER_FINISHES
             elif depth == 1:
@@ -204,11 +204,11 @@ class Solo(AlphaBeta):
     def solo(self, depth: int, ply: int) -> float:
         self.budget.tick()
         pos, me = self.pos, self.me
-        best = -INF
+        best: float = -INF
         for start, to in pos.ordered(me)[:SOLO_WIDTH]:
             pos.do(me, start, to)
             if pos.filled(me):
-                value = WIN - ply
+                value: float = WIN - ply
             elif depth == 1:
                 value = self.evaluate(me)
             else:
@@ -219,11 +219,11 @@ class Solo(AlphaBeta):
 
     def root(self, depth: int, moves: list[Step]) -> list[tuple[float, Step]]:
         pos, me = self.pos, self.me
-        scored = []
+        scored: list[tuple[float, Step]] = []
         for start, to in moves:
             pos.do(me, start, to)
             if pos.filled(me):
-                value = WIN
+                value: float = WIN
             elif depth == 1:
                 value = self.evaluate(me)
             else:

@@ -5,6 +5,7 @@ the partner helped as a farmer."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
 
 from engines.doudizhu.cards import BLACK_JOKER, RANKS, RED_JOKER, Counts
 from engines.doudizhu.knowledge import Knowledge
@@ -49,7 +50,10 @@ def wasteful(me: Knowledge, play: Play | None) -> bool:
     return enemy_min_cards(me) > 4
 
 
-def calm(me: Knowledge, plays: Sequence[Play | None]) -> list[Play | None]:
+Candidate = TypeVar("Candidate", bound=Play | None)
+
+
+def calm(me: Knowledge, plays: Sequence[Candidate]) -> list[Candidate]:
     """`plays` without the wasteful ones (all of them if every one is)."""
     kept = [p for p in plays if not wasteful(me, p)]
     return kept or list(plays)
@@ -128,7 +132,7 @@ def normal_lead(me: Knowledge) -> Play:
     if finish is not None:
         return finish
     candidates = calm(me, _lead_candidates(me, split))
-    return max(candidates, key=lambda p: score_lead(me, p, split.score))  # type: ignore[arg-type]
+    return max(candidates, key=lambda p: score_lead(me, p, split.score))
 
 
 def follow_scores(me: Knowledge) -> list[tuple[float, Play | None]]:
@@ -195,5 +199,5 @@ def ranked_moves(me: Knowledge) -> list[tuple[float, Play | None]]:
         if finish is not None:
             return [(1000.0, finish)]
         return sorted(((score_lead(me, p, split.score), p) for p in calm(me, _lead_candidates(me, split))),
-                      key=lambda item: -item[0])  # type: ignore[arg-type]
+                      key=lambda item: -item[0])
     return follow_scores(me)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from math import comb
 from operator import add
+from typing import Any, cast
 
 from engines.doudizhu.cards import RANKS, Counts, counts_of_cards, rank_of, ranks_of_counts
 from engines.doudizhu.rules import Combo, classify, has_plain_answer
@@ -66,7 +67,7 @@ class Knowledge:
 
 def knowledge(view: DdzPrivateView) -> Knowledge:
     """What the seat whose private view this is knows."""
-    seat = view["seat"]
+    seat = cast(int, view["seat"])  # a private view's seat is never None
     hand = counts_of_cards(view["hand"])
     unseen = tuple(view["unseen"])
     landlord = view["landlord"]
@@ -88,12 +89,17 @@ def knowledge(view: DdzPrivateView) -> Knowledge:
         t = view["trick"]
         trick = (t["seat"], Combo(t["kind"], t["rank"], t["chain"], len(t["cards"])))
     return Knowledge(
-        seat, landlord, hand, tuple(view["counts"]), unseen, trick, tuple(known), view["mode"], view["bid"],
-        tuple((s, b) for s, b in view["bids"]), tuple(played), passes,
+        seat, landlord, hand, _three(view["counts"]), unseen, trick, tuple(known), view["mode"], view["bid"],
+        tuple((s, b) for s, b in view["bids"]), _three(played), passes,
     )
 
 
-def _passes(history: Sequence[Sequence], seat: int, landlord: int) -> tuple[tuple[int, Combo, Counts], ...]:
+def _three(values: list[int]) -> tuple[int, int, int]:
+    """A value per seat."""
+    return cast(tuple[int, int, int], tuple(values))
+
+
+def _passes(history: Sequence[Sequence[Any]], seat: int, landlord: int) -> tuple[tuple[int, Combo, Counts], ...]:
     """The passes of the other seats on a play of their enemy, each with the cards its seat played later."""
     found: list[tuple[int, Combo, list[int]]] = []
     owner, combo, passed = -1, None, 0

@@ -177,17 +177,17 @@ def _think(pos: Position, colour: int, level: Level, searcher: Searcher) -> Foun
                 pos.unmake()
             return None
 
-    point = run(searcher.vcf, level.share_vcf, level.vcf_depth)
-    if point is not None:
-        return Found(point, "vcf")
+    win = run(searcher.vcf, level.share_vcf, level.vcf_depth)
+    if win is not None:
+        return Found(win, "vcf")
     root = searcher.moves(colour, 0, 0, level.root_width)
     if level.defend_vcf:
         root = _refutations(pos, colour, searcher, root, lambda: searcher.vcf(foe, level.vcf_depth), work * 0.05,
                             work * 0.03, work)
     if level.vct_depth:
-        point = run(searcher.vct_deepening, level.share_vct, level.vct_depth)
-        if point is not None and not _bad(pos, colour, point):
-            return Found(point, "vct")
+        win = run(searcher.vct_deepening, level.share_vct, level.vct_depth)
+        if win is not None and not _bad(pos, colour, win):
+            return Found(win, "vct")
     if len(root) == 1:
         return Found(root[0], "pvs")
     checking = bool(level.defend_vct or level.hold_vct)

@@ -30,6 +30,8 @@ moves searched depend on that order):
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from typing import Any
 
 from engines.gomoku.board import BLACK, EMPTY, WHITE, Geometry, geometry
 from engines.gomoku.patterns import (
@@ -122,7 +124,7 @@ def static(size: int) -> _Static:
 class Position:
     """A board the AI plays on. `make`/`unmake` are strictly last-in first-out."""
 
-    def __init__(self, size: int, rule: str, stones: list[tuple[int, int]] = ()) -> None:
+    def __init__(self, size: int, rule: str, stones: Sequence[tuple[int, int]] = ()) -> None:
         self.size = size
         self.rule = rule
         st = self.st = static(size)
@@ -131,7 +133,7 @@ class Position:
         exact_black = rule in ("standard", "renju")
         exact_white = rule == "standard"
         table_black, table_white = tables(exact_black, exact_white)
-        self.table = (None, table_black, table_white)
+        self.table: tuple[list[int], list[int], list[int]] = ([], table_black, table_white)  # by colour
         self.cells = geo.empty_board()
         self.keys = list(st.empty_keys)
         n = geo.length
@@ -148,7 +150,7 @@ class Position:
                 code[p] = s
                 self.total[c] += VALUE[s]
         self.reach = 0  # bit q: q is within two points of a stone
-        self.undo: list[tuple] = []  # per move: what `unmake` restores (see `make`)
+        self.undo: list[tuple[Any, ...]] = []  # per move: what `unmake` restores (see `make`)
         self.taken = 0  # bit q: a stone on q
         self.hash = 0
         self.moves: list[int] = []
@@ -170,7 +172,7 @@ class Position:
         cb, cw = self.code[1], self.code[2]
         total = self.total
         sb, sw = total[1], total[2]
-        ops: list = []
+        ops: list[tuple[set[int], int, bool]] = []
         keys = self.keys
         c0, c1, c2, c3 = st.code_slices[p]
         k0, k1, k2, k3 = st.key_slices[p]
