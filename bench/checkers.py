@@ -17,7 +17,7 @@ played (two runs print the same digests). AI cost per move is measured in CPU se
 (`time.process_time`, not the wall clock, which a busy machine stretches), with the nodes
 per CPU second.
 
-Goals (issue 23): hard against easy (greedy) with two players wins every game in at most
+Goals: hard against easy (greedy) with two players wins every game in at most
 36 moves per player; hard among five easy bots at six seats comes first in >= 85 % of games.
 """
 

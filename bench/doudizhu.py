@@ -35,7 +35,7 @@ about 150 games: its win rate as the landlord known to about +-0.08.
 
 Work: every AI move is timed in CPU seconds (`time.process_time`, so a busy
 machine does not change the figures) and reports its work (sampled worlds,
-playout steps and solver nodes, see `engines/doudizhu/ai.py`); the table prints
+playout steps and solver nodes, see `engines/doudizhu/levels.py`); the table prints
 work per CPU second, CPU p50 / p95 / max per move, and a digest of every move
 played (two runs of the same command print the same digests: the levels are
 defined by work, not by the clock). Workers: at most 2 processes, at nice 10.
@@ -61,6 +61,7 @@ from multiprocessing import Pool
 import engines
 from engines.base import AIInfo, Limit
 from engines.doudizhu import ai
+from engines.doudizhu.bidding import hand_strength
 from engines.doudizhu.cards import BLACK_JOKER, RED_JOKER, counts_of_cards, counts_of_ranks
 from engines.doudizhu.game import DouDizhu
 from engines.doudizhu.plan import minus, plan
@@ -103,7 +104,7 @@ def fixed_landlord_state(seed: int) -> State:
     """Deal `seed`; the strongest hand bids 1, the others pass."""
     state = GAME.new_state({"mode": "points"}, 3, seed)
     hands, _, _ = deal_cards(seed, 0)
-    landlord = max(range(3), key=lambda s: (ai.hand_strength(counts_of_cards(hands[s])), -s))
+    landlord = max(range(3), key=lambda s: (hand_strength(counts_of_cards(hands[s])), -s))
     return landlord_state(state, landlord)
 
 
@@ -347,7 +348,7 @@ def calibration_deal(seed: int) -> list[tuple[float, bool]]:
         end = play(start, [normal] * 3, random.Random(seed), set(), Tally(), [])
         outcome = GAME.outcome(end)
         assert outcome is not None
-        out.append((ai.hand_strength(counts_of_cards(hands[landlord])), outcome.ranks[landlord] == 1))
+        out.append((hand_strength(counts_of_cards(hands[landlord])), outcome.ranks[landlord] == 1))
     return out
 
 

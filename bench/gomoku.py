@@ -14,8 +14,8 @@ played (the AI's clock stands still here, so the host's wall-clock safety net
 never cuts a move short). Only the times change with the load, so every move is
 also timed in CPU seconds (`time.process_time`), which is what an idle core would take.
 
-speed: hard and master on fixed positions (the three lost-game positions of
-issue 23 among them, each with the one move that saves it): nodes, CPU seconds,
+speed: hard and master on fixed positions (three positions from lost games
+among them, each with the one move that saves it): nodes, CPU seconds,
 nodes per CPU second, and whether each position's move was found.
 strength: for each pairing (stronger vs weaker) `--games` games from varied
 2-4 stone openings (seeded by `--seed`), each opening played twice with the

@@ -9,6 +9,7 @@ import random
 import time
 from functools import cache
 from importlib import import_module
+from typing import Any
 
 from engines.base import JSON, AIInfo, Game, Limit
 
@@ -22,12 +23,13 @@ REGISTRY = {
 
 
 @cache
-def get(name: str) -> Game:
+def get(name: str) -> Game[Any, Any]:
     module, _, cls = REGISTRY[name].partition(":")
-    return getattr(import_module(module), cls)()
+    game: Game[Any, Any] = getattr(import_module(module), cls)()
+    return game
 
 
-def all_games() -> dict[str, Game]:
+def all_games() -> dict[str, Game[Any, Any]]:
     return {name: get(name) for name in REGISTRY}
 
 
@@ -43,7 +45,7 @@ def think(game: str, state: JSON, seat: int, level: str, seed: int, limit: Limit
     s = g.from_json(state)
     started, cpu = time.perf_counter(), time.process_time()
     result = g.ai(s, seat, level, limit or g.levels[level], random.Random(seed))
-    info = AIInfo(result.info)
+    info = AIInfo(**result.info)
     info["seconds"], info["cpu"] = time.perf_counter() - started, time.process_time() - cpu
     info["pid"] = os.getpid()
     if multiprocessing.parent_process() is not None:  # a worker process, not the host's thread
@@ -55,8 +57,8 @@ def settle() -> None:
     """After a move, in a process that only thinks: collect what the move left, then freeze what
     survived (the AIs' caches: the Dou Dizhu solver's moves and hands' splits, hundreds of
     thousands of objects) out of the garbage collector's way. Otherwise every full collection
-    walks them all: about 1 s each in a Dou Dizhu hard worker, moves of up to 2.1 s where the
-    search took 0.5 s. The collection here walks only what is not frozen yet, and what the caches
-    drop later is freed by its reference count as before (they hold no cycles)."""
+    walks them all, in the middle of a move (docs/benchmarks.md has the figures). The collection
+    here walks only what is not frozen yet, and what the caches drop later is freed by its
+    reference count (they hold no cycles)."""
     gc.collect()
     gc.freeze()

@@ -24,6 +24,7 @@ from typing import Any, ClassVar, Generic, TypedDict, TypeVar
 JSON = Any
 S = TypeVar("S")  # a game's state type
 M = TypeVar("M")  # a game's move type
+M_co = TypeVar("M_co", covariant=True)
 
 MAX_DIGITS = 9  # no number a player types needs more
 
@@ -218,6 +219,15 @@ class Setup:
     seats: int
 
 
+class Overlay(TypedDict, total=False):
+    """A game's extras for one picture, from `Game.query` to its renderer (each reads its own keys)."""
+
+    numbers: bool  # Gomoku: the move numbers on the stones
+    piece: str  # Chinese Checkers: the piece whose destinations are marked
+    marks: list[str]  # Chinese Checkers: those destinations
+    path: list[str]  # Chinese Checkers: a path from its start to its end
+
+
 @dataclass(frozen=True)
 class QueryAnswer:
     """The answer to a game-specific read-only command (`/moves c4`, `/path c4 g8`).
@@ -225,7 +235,7 @@ class QueryAnswer:
     `overlay` is passed to the renderer with the public view (marks, paths)."""
 
     text: Msg
-    overlay: JSON = None
+    overlay: Overlay | None = None
 
 
 @dataclass(frozen=True)
@@ -257,10 +267,10 @@ class AIInfo(TypedDict, total=False):
 
 
 @dataclass(frozen=True)
-class AIResult(Generic[M]):
+class AIResult(Generic[M_co]):
     """A move an AI chose, with what it says about it."""
 
-    move: M
+    move: M_co
     info: AIInfo = field(default_factory=lambda: AIInfo())
 
 

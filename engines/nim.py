@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import reduce
 from operator import xor
+from typing import TypedDict
 
 from engines.base import JSON, AIResult, Game, Limit, Msg, Option, Outcome, Refusal, Translate, msg, read_number
 
@@ -45,6 +46,22 @@ class State:
     turn: int  # seat to move (or who would move, once over)
     last: Move | None = None  # the move just made, for the picture (made by 1 - turn)
     start: tuple[int, ...] = ()  # the heaps the game began with
+
+
+class LastTakeView(TypedDict):
+    heap: int  # 0-based
+    count: int
+    seat: int  # who took
+
+
+class NimView(TypedDict):
+    """What everyone sees (Nim hides nothing)."""
+
+    heaps: list[int]  # stones left per heap
+    start: list[int]  # the heaps the game began with
+    max: int | None  # the most one may take at once (None: no limit)
+    misere: bool  # whoever takes the last stone loses
+    last: LastTakeView | None
 
 
 class Nim(Game[State, Move]):
@@ -84,7 +101,8 @@ class Nim(Game[State, Move]):
             raise Refusal("nim.how_to_move")
         marked = HEAP_MARK.search(text)
         first = 1 if marked and found[1].start() == marked.start(marked.lastindex or 0) else 0
-        heap, count = numbers[first], numbers[1 - first]
+        given = [n for n in numbers if n is not None]  # all of them (None is refused above)
+        heap, count = given[first], given[1 - first]
         move = Move(heap - 1, count)
         self._check(state, move)
         return move
@@ -129,7 +147,7 @@ class Nim(Game[State, Move]):
         return msg("nim.moved", heap=move.heap + 1, count=move.count)
 
     # --- showing -----------------------------------------------------------------
-    def view(self, state: State, seat: int | None) -> JSON:
+    def view(self, state: State, seat: int | None) -> NimView:
         return {
             "heaps": list(state.heaps),
             "start": list(state.start),
@@ -138,7 +156,7 @@ class Nim(Game[State, Move]):
             "last": _last_json(state),
         }
 
-    def text(self, view: JSON, tr: Translate) -> str:
+    def text(self, view: NimView, tr: Translate) -> str:
         lines = []
         for i, n in enumerate(view["heaps"]):
             last = view["last"]
@@ -176,7 +194,7 @@ def _arabic(m: re.Match[str]) -> str:
     return str((CHINESE_DIGITS[tens] if tens else 1) * 10 + (CHINESE_DIGITS[ones] if ones else 0))
 
 
-def _last_json(state: State) -> JSON:
+def _last_json(state: State) -> LastTakeView | None:
     if state.last is None:
         return None
     return {"heap": state.last.heap, "count": state.last.count, "seat": 1 - state.turn}

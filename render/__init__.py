@@ -12,7 +12,8 @@ MODULES: dict[str, str] = {}
 
 
 def draw(game: str, view: JSON, ctx: RenderContext) -> bytes:
-    return import_module(MODULES.get(game, f"render.{game}")).render(view, ctx)
+    picture: bytes = import_module(MODULES.get(game, f"render.{game}")).render(view, ctx)
+    return picture
 
 
 def load_all() -> None:

@@ -5,11 +5,10 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from PIL import Image
 
-from engines.base import Msg, Outcome
+from engines.base import Msg, Outcome, Overlay
 
 
 @dataclass(frozen=True)
@@ -26,13 +25,13 @@ class RenderContext:
     outcome: Outcome | None
     tr: Callable[[Msg], str]
     viewer: int | None = None
-    overlay: Any = None
+    overlay: Overlay | None = None
     ai_seats: frozenset[int] = field(default_factory=frozenset)
 
 
 def png(image: Image.Image) -> bytes:
-    """Encode as PNG (zlib level 3: a picture is drawn for every move, and level 6 took twice the
-    time, a fifth of a Nim picture's, for files a quarter smaller)."""
+    """Encode as PNG (zlib level 3: a picture is drawn for every move, and the default level takes
+    much longer for files not much smaller; docs/benchmarks.md)."""
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=False, compress_level=3)
     return out.getvalue()

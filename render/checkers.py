@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from typing import cast
 
 from PIL import Image, ImageDraw
 
-from engines.base import Outcome, msg
+from engines.base import Outcome, Overlay, msg
 from engines.checkers import board as B
 from engines.checkers.state import CheckersView
 from render.base import RenderContext, png
@@ -52,6 +53,11 @@ def _blend(colour: str, amount: float, base: str = STAR) -> tuple[int, int, int]
     a = _rgb(colour)
     b = _rgb(base)
     return tuple(round(b[i] + (a[i] - b[i]) * amount) for i in range(3))  # type: ignore[return-value]
+
+
+def _hole(label: str) -> int:
+    """The hole of a label the engine wrote (a view's or an overlay's)."""
+    return cast(int, B.parse_label(label))
 
 
 def _rgb(colour: str) -> tuple[int, int, int]:
@@ -119,7 +125,7 @@ def _empty_board(points: tuple[int, ...]) -> Image.Image:
         x, y = centre(h)
         r = HOLE_R * SS
         draw.ellipse((x * SS - r, y * SS - r, x * SS + r, y * SS + r), fill=HOLE, outline=HOLE_EDGE, width=SS)
-    image = big.resize((WIDTH, HEIGHT), Image.LANCZOS)
+    image = big.resize((WIDTH, HEIGHT), Image.Resampling.LANCZOS)
     for h in range(B.SIZE):
         draw_text(image, centre(h), B.LABELS[h], LABEL_SIZE, fill=MUTED, anchor="mm")
     rows: dict[int, list[int]] = {}
@@ -143,7 +149,7 @@ def _disc(colour: str, radius: int, shaded: bool) -> Image.Image:
     draw.ellipse((SS * 2, SS * 2, big - 1 - SS * 2, big - 1 - SS * 2), fill=colour)
     if shaded:  # a thin light rim at the top, so pieces look round without covering their names
         draw.arc((SS * 3, SS * 3, big - 1 - SS * 3, big - 1 - SS * 3), 200, 340, fill="#ffffff70", width=SS * 2)
-    return image.resize((radius * 2, radius * 2), Image.LANCZOS)
+    return image.resize((radius * 2, radius * 2), Image.Resampling.LANCZOS)
 
 
 @lru_cache(maxsize=1024)
@@ -219,7 +225,7 @@ def _subtitle(view: CheckersView, ctx: RenderContext) -> str:
     if overlay.get("piece") is not None:
         parts.append(ctx.tr(msg("checkers.marks_caption", piece=overlay["piece"], count=len(overlay["marks"]))))
     elif overlay.get("path"):
-        path = [B.parse_label(x) for x in overlay["path"]]
+        path = [_hole(x) for x in overlay["path"]]
         start, to = overlay["path"][0], overlay["path"][-1]
         if (path[0], path[-1]) in B.ADJACENT and len(path) == 2:
             parts.append(ctx.tr(msg("checkers.path_caption_step", start=start, to=to)))
@@ -247,8 +253,8 @@ def _draw(view: CheckersView, ctx: RenderContext) -> Image.Image:
     last = view.get("last")
 
     for label in overlay.get("marks", ()):
-        _paste(image, _mark(B.parse_label(label)), B.parse_label(label))
-    path = [B.parse_label(x) for x in overlay.get("path", ())]
+        _paste(image, _mark(_hole(label)), _hole(label))
+    path = [_hole(x) for x in overlay.get("path", ())]
     if path:
         _paste(image, _mark(path[-1]), path[-1])
     for h, v in enumerate(board):
@@ -257,10 +263,10 @@ def _draw(view: CheckersView, ctx: RenderContext) -> Image.Image:
     if path:
         _path(image, path, MARK, numbered=True)
     elif last:
-        _path(image, [B.parse_label(x) for x in last["path"]], SEAT_COLOURS[last["seat"]])
-        _ring(draw, B.parse_label(last["path"][-1]), PIECE_R + 2, INK, 3)
+        _path(image, [_hole(x) for x in last["path"]], SEAT_COLOURS[last["seat"]])
+        _ring(draw, _hole(last["path"][-1]), PIECE_R + 2, INK, 3)
     if overlay.get("piece"):
-        _ring(draw, B.parse_label(overlay["piece"]), PIECE_R + 3, MARK, 4)
+        _ring(draw, _hole(overlay["piece"]), PIECE_R + 3, MARK, 4)
 
     draw_players(image, ctx, subtitle=_subtitle(view, ctx), colours=SEAT_COLOURS)
     draw_status(image, ctx, HEIGHT - FOOTER, colours=SEAT_COLOURS)
@@ -278,7 +284,7 @@ def _palette(points: tuple[int, ...]) -> Image.Image:
             seats=n, points=list(points), board=board, turn=0, round=1, idle=0, finished=[], distance=[0] * n,
             last={"seat": n - 1, "path": ["m1", "m3", "m5", "m7"]}, end=None,
         )
-        overlay = {"piece": "m9", "marks": ["a5", "e9", "y13", "m11"], "path": ["a13", "e13", "y5"]}
+        overlay: Overlay = {"piece": "m9", "marks": ["a5", "e9", "y13", "m11"], "path": ["a13", "e13", "y5"]}
         outcome = Outcome(tuple(range(1, n + 1)), msg("checkers.end_goal")) if finished else None
         names = tuple(f"Player {s}" for s in range(n))
         ctx = RenderContext(names, None if finished else 0, outcome, lambda m: m.key, overlay=overlay)
@@ -287,7 +293,7 @@ def _palette(points: tuple[int, ...]) -> Image.Image:
     sample.paste(samples[0], (0, 0))
     sample.paste(samples[1], (0, HEIGHT))
     # The flat colours exactly, the rest (edges, text, emoji) as the sample's most used colours.
-    flat = [
+    flat: list[str | tuple[int, int, int]] = [
         BACKGROUND, STAR, HOLE, HOLE_EDGE, INK, MUTED, MARK, MARK_FILL, MARK_TEXT, "#ffffff", HIGHLIGHT,
         *SEAT_COLOURS, *(_darker(c) for c in SEAT_COLOURS), *_point_tints(points).values(),
         "#2f3b45", "#ebe4d6", "#c9d3da", "#6b665c",  # the status band and the subtitle (render/header.py)
@@ -295,7 +301,7 @@ def _palette(points: tuple[int, ...]) -> Image.Image:
     exact = [value for colour in flat for value in (_rgb(colour) if isinstance(colour, str) else colour)]
     rest = sample.quantize(256 - len(flat), method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     palette = Image.new("P", (1, 1))
-    palette.putpalette(exact + rest.getpalette()[: 3 * (256 - len(flat))])
+    palette.putpalette(exact + cast(list[int], rest.getpalette())[: 3 * (256 - len(flat))])
     return palette
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import lru_cache
+from typing import cast
 
 from PIL import Image, ImageDraw
 
@@ -44,14 +45,13 @@ def card_image(card: int, size: tuple[int, int]) -> Image.Image:
     image = Image.new("RGBA", (w * scale, h * scale))
     draw = ImageDraw.Draw(image)
     rank, suit = rank_of(card), suit_of(card)
-    joker = suit is None
     face = "#fff8e1" if rank == RED_JOKER else ("#eef0f2" if rank == BLACK_JOKER else "#ffffff")
     draw.rounded_rectangle((0, 0, w * scale - 1, h * scale - 1), radius=7 * scale, fill=face,
                            outline="#8c8c8c", width=scale)
     colour = RED if (rank == RED_JOKER or suit in (1, 3)) else BLACK
     big = image
     corner = round(w * 0.36) * scale
-    if joker:
+    if suit is None:  # a joker
         for i, letter in enumerate("JOKER"):
             draw_text(big, (corner * 0.45 + 2 * scale, (h * 0.13 + i * h * 0.155) * scale), letter,
                       round(h * 0.15) * scale, colour, True, "mm")
@@ -65,7 +65,7 @@ def card_image(card: int, size: tuple[int, int]) -> Image.Image:
                   round(w * 0.34) * scale, colour, False, "mm")
         draw_text(big, (w * scale * 0.62, h * scale * 0.66), SUITS[suit], round(w * 0.56) * scale, colour, False,
                   "mm")
-    return image.resize(size, Image.LANCZOS)
+    return image.resize(size, Image.Resampling.LANCZOS)
 
 
 @lru_cache(maxsize=8)
@@ -80,7 +80,7 @@ def card_back(size: tuple[int, int]) -> Image.Image:
                            fill="#2e5e9e")
     for y in range(8 * scale, (h - 6) * scale, 7 * scale):
         draw.line((6 * scale, y, (w - 6) * scale, y + 5 * scale), fill="#4a7dc0", width=scale)
-    return image.resize(size, Image.LANCZOS)
+    return image.resize(size, Image.Resampling.LANCZOS)
 
 
 def _sort_desc(cards: list[int]) -> list[int]:
@@ -116,7 +116,7 @@ def fan(image: Image.Image, cards: list[int], size: tuple[int, int], left: float
 
 def render(view: DdzView | DdzPrivateView, ctx: RenderContext) -> bytes:
     viewer = ctx.viewer
-    hand: list[int] | None = view.get("hand") if viewer is not None else None
+    hand = cast(DdzPrivateView, view).get("hand") if viewer is not None else None  # a seat's view holds its hand
     hand_height = 150 if hand is not None else 0
     top_strip = 104
     height = top_strip + 104 + 3 * ROW + 76 + hand_height + FOOTER
@@ -188,7 +188,7 @@ def _draw_seat(image: Image.Image, view: DdzView | DdzPrivateView, ctx: RenderCo
     if seat == ctx.viewer:
         name = "▸ " + name
     draw_text(image, (36, top + 30), fit(name, 22, 250, True), 22, LIGHT, True, "lm")
-    x = 36
+    x: float = 36
     if view["landlord"] is not None:
         x = _role_badge(image, ctx, view["landlord"] == seat, 36, top + 66) + 10
     # Cards left: a card back with the number on it.
@@ -233,8 +233,9 @@ def _draw_seat(image: Image.Image, view: DdzView | DdzPrivateView, ctx: RenderCo
 
 def _draw_counter(image: Image.Image, view: DdzView | DdzPrivateView, ctx: RenderContext, top: int) -> None:
     """How many cards of each rank nobody has played (private: and that are not in the viewer's hand)."""
-    counts = view.get("unseen") if ctx.viewer is not None and view.get("unseen") else view["remaining"]
-    key = "doudizhu.label_unseen" if ctx.viewer is not None and view.get("unseen") else "doudizhu.label_left"
+    unseen = cast(DdzPrivateView, view).get("unseen") if ctx.viewer is not None else None
+    counts = unseen if unseen else view["remaining"]
+    key = "doudizhu.label_unseen" if unseen else "doudizhu.label_left"
     draw_text(image, (24, top + 10), ctx.tr(msg(key)), 18, MUTED, False, "lm")
     cell = (WIDTH - 48) / 15
     for rank in range(15):

@@ -79,11 +79,11 @@ def _wood(width: int, height: int) -> Image.Image:
     wood = strip.resize((width, height))
     draw = ImageDraw.Draw(wood, "RGBA")
     for _ in range(26):
-        y = rng.uniform(0, height)
+        streak = rng.uniform(0, height)
         amp = rng.uniform(2, 7)
         freq = rng.uniform(1.5, 4)
         ph = rng.uniform(0, 6.28)
-        points = [(x, y + amp * math.sin(x / width * freq * 6.28 + ph)) for x in range(0, width + 20, 20)]
+        points = [(x, streak + amp * math.sin(x / width * freq * 6.28 + ph)) for x in range(0, width + 20, 20)]
         draw.line(points, fill=(150, 100, 45, rng.randint(18, 40)), width=rng.choice((1, 1, 2)))
     return wood
 
@@ -157,7 +157,7 @@ def _stone(diameter: int, black: bool) -> Image.Image:
     if not black:
         draw.ellipse((o, o, o + d, o + d), outline=(150, 140, 125, 255), width=scale)
     shadow.alpha_composite(body)
-    return shadow.resize((diameter + 2 * pad, diameter + 2 * pad), Image.LANCZOS)
+    return shadow.resize((diameter + 2 * pad, diameter + 2 * pad), Image.Resampling.LANCZOS)
 
 
 @lru_cache(maxsize=1024)
@@ -196,7 +196,7 @@ def _palette(size: int) -> Image.Image:
     names = ("Alice", "小明 🐼")
     samples = []
     for finished in (False, True):
-        view = {
+        view: GomokuView = {
             "size": size,
             "rule": "renju",
             "moves": moves,

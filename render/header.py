@@ -64,7 +64,7 @@ def draw_status(image: Image.Image, ctx: RenderContext, top: int, colours: tuple
     finished = ctx.outcome is not None
     draw.rectangle((0, top, image.width, image.height), fill="#2f3b45" if finished else "#ebe4d6")
     headline, detail = status(ctx)
-    if finished and ctx.outcome.winners:
+    if ctx.outcome is not None and ctx.outcome.winners:
         headline = "🏆 " + headline
     colour = "#ffffff" if finished else INK
     mid = (top + image.height) / 2

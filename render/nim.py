@@ -6,7 +6,8 @@ from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw
 
-from engines.base import JSON, Outcome, msg
+from engines.base import Outcome, msg
+from engines.nim import NimView
 from render.base import RenderContext, png
 from render.header import SEAT_COLOURS, draw_players, draw_status
 from render.text import draw_text
@@ -35,7 +36,7 @@ def _stone(fill: str, faded: bool) -> Image.Image:
     else:
         draw.ellipse((0, 0, big - 1, big - 1), fill=fill)
         draw.ellipse((big * 0.22, big * 0.14, big * 0.58, big * 0.44), fill="#ffffff40")
-    return image.resize((STONE, STONE), Image.LANCZOS)
+    return image.resize((STONE, STONE), Image.Resampling.LANCZOS)
 
 
 def _stone_x(i: int) -> int:
@@ -65,10 +66,10 @@ def _paste_run(image: Image.Image, strip: Image.Image, first: int, last: int, to
         first = end
 
 
-def render(view: JSON, ctx: RenderContext) -> bytes:
+def render(view: NimView, ctx: RenderContext) -> bytes:
     # A palette PNG: a quarter of the bytes and faster to encode; the picture has few colours, and
     # the same ones each time: the palette is taken once, from sample pictures (choosing one for
-    # each picture took 3 of its 8 ms of CPU).
+    # each picture would take a good part of its CPU).
     return png(_draw(view, ctx).quantize(palette=_palette(), dither=Image.Dither.NONE))
 
 
@@ -78,7 +79,7 @@ def _palette() -> Image.Image:
     names in several scripts, a game going on and a game won."""
     samples = []
     for seat, finished in ((0, False), (1, True)):
-        view = {"heaps": [0, 3, 7, 12, 20], "start": [5, 5, 9, 12, 20], "max": 3, "misere": finished,
+        view: NimView = {"heaps": [0, 3, 7, 12, 20], "start": [5, 5, 9, 12, 20], "max": 3, "misere": finished,
                 "last": {"heap": 0, "count": 5, "seat": seat}}  # fmt: skip
         outcome = Outcome((1, 2), msg("nim.normal_end")) if finished else None
         ctx = RenderContext(("Alice", "小明 🐼"), None if finished else 1 - seat, outcome, lambda m: m.key)
@@ -89,7 +90,7 @@ def _palette() -> Image.Image:
     return sample.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
-def _draw(view: JSON, ctx: RenderContext) -> Image.Image:
+def _draw(view: NimView, ctx: RenderContext) -> Image.Image:
     heaps: list[int] = view["heaps"]
     last = view["last"]
     taken = {last["heap"]: last["count"]} if last else {}

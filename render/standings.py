@@ -129,8 +129,8 @@ def _plot(image: Image.Image, values: list[float], left: float, top: float, righ
     draw.ellipse((x - 6, y - 6, x + 6, y + 6), fill=WIN if rising else LOSS)
 
 
-def _chips(image: Image.Image, recent: list[str], left: float, middle: float) -> None:
-    """The last results as coloured dots, oldest first (a dot's letter: W, L or D in `recent`)."""
+def _chips(image: Image.Image, recent: list[tuple[str, str]], left: float, middle: float) -> None:
+    """The last results as coloured dots, oldest first: (result, the letter on its dot) in `recent`."""
     draw = ImageDraw.Draw(image)
     for i, (result, letter) in enumerate(recent):
         x = left + i * 40

@@ -71,10 +71,10 @@ def _emoji_image(run: str, size: int) -> tuple[Image.Image, int, int, float]:
     """The run drawn at `size`: (RGBA image, x offset, offset from the baseline, advance)."""
     font = _font(EMOJI, EMOJI_STRIKE)
     left, top, right, bottom = font.getbbox(run, anchor="ls")
-    big = Image.new("RGBA", (max(1, right - left), max(1, bottom - top)))
+    big = Image.new("RGBA", (max(1, int(right - left)), max(1, int(bottom - top))))
     ImageDraw.Draw(big).text((-left, -top), run, font=font, anchor="ls", embedded_color=True)
     scale = size / EMOJI_STRIKE * 0.95
-    small = big.resize((max(1, round(big.width * scale)), max(1, round(big.height * scale))), Image.LANCZOS)
+    small = big.resize((max(1, round(big.width * scale)), max(1, round(big.height * scale))), Image.Resampling.LANCZOS)
     return small, round(left * scale), round(top * scale), font.getlength(run) * scale
 
 

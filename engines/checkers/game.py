@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import replace
+from typing import NoReturn, cast
 
 from engines.base import JSON, AIResult, Game, Limit, Msg, Option, Outcome, QueryAnswer, Refusal, Translate, msg
 from engines.checkers import ai
@@ -35,6 +36,7 @@ from engines.checkers.state import (
     ROUNDS,
     STALL_ROUNDS,
     CheckersView,
+    LastMoveView,
     Move,
     State,
     active,
@@ -125,7 +127,7 @@ class Checkers(Game[State, Move]):
         if state.board[hole] != seat + 1:
             raise Refusal("checkers.not_yours", hole=B.LABELS[hole])
 
-    def _why_not(self, state: State, start: int, to: int, goal: tuple[bool, ...]) -> None:
+    def _why_not(self, state: State, start: int, to: int, goal: tuple[bool, ...]) -> NoReturn:
         a, b = B.LABELS[start], B.LABELS[to]
         if start == to:
             raise Refusal("checkers.same_hole", hole=a)
@@ -140,7 +142,7 @@ class Checkers(Game[State, Move]):
         if self.to_move(state) != seat:
             return []
         goal = GOAL[state.seats][seat]
-        moves = []
+        moves: list[Move] = []
         for h in range(B.SIZE):
             if state.board[h] == seat + 1:
                 parent = reach(state.board, h, goal)
@@ -221,7 +223,7 @@ class Checkers(Game[State, Move]):
             "idle": state.idle,
             "finished": list(state.finished),
             "distance": [distance(state.board, state.seats, s) for s in range(state.seats)],
-            "last": {"seat": state.last_seat, "path": [B.LABELS[h] for h in state.last]} if state.last else None,
+            "last": _last_move(state),
             "end": state.end,
         }
 
@@ -229,7 +231,7 @@ class Checkers(Game[State, Move]):
         """The star in text: one character per half column, so letters line up with the holes."""
         cells = {(B.ROW[h], B.COLUMN[h]): "." if v == "0" else v for h, v in enumerate(view["board"])}
         if view["last"]:
-            start = B.parse_label(view["last"]["path"][0])
+            start = cast(int, B.parse_label(view["last"]["path"][0]))  # a label the view wrote
             if view["board"][start] == "0":
                 cells[(B.ROW[start], B.COLUMN[start])] = "*"
         letters = "".join(chr(ord("a") + c) for c in range(25))
@@ -325,7 +327,14 @@ class Checkers(Game[State, Move]):
         """A state with pieces placed by label ({"m9": 0} puts seat 0 on m9), for tests and puzzles."""
         cells = [0] * B.SIZE
         for where, seat in board.items():
-            cells[B.parse_label(where)] = seat + 1
+            cells[cast(int, B.parse_label(where))] = seat + 1
         cells_t = tuple(cells)
         best = tuple(distance(cells_t, state.seats, s) for s in range(state.seats))
         return replace(state, board=cells_t, turn=turn, best=best)
+
+
+def _last_move(state: State) -> LastMoveView | None:
+    """The move played last, as the view shows it."""
+    if not state.last:
+        return None
+    return {"seat": cast(int, state.last_seat), "path": [B.LABELS[h] for h in state.last]}

@@ -12,6 +12,7 @@ import random
 import re
 from collections.abc import Iterable
 from dataclasses import replace
+from typing import cast
 
 from engines.base import (
     JSON,
@@ -350,7 +351,7 @@ class DouDizhu(Game[State, Move]):
                     msg("doudizhu.label_no_bid") if not said[0]
                     else msg("doudizhu.label_call") if view["mode"] == CALL else msg("doudizhu.label_bid", bid=said[0]))
             lines.append(f"{mark}{seat + 1} {badge.ljust(width)} [{view['counts'][seat]:2}]  {shown}".rstrip())
-        hand = view.get("hand")
+        hand = cast(DdzPrivateView, view).get("hand")  # a seat's own view holds its hand
         if hand is not None:
             lines.append(tr(msg("doudizhu.hand_line", cards=cards_text(hand, tr))))
         return "\n".join(lines)

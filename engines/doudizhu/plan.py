@@ -12,7 +12,7 @@ or pairs as kickers.
 from __future__ import annotations
 
 from operator import sub
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from engines.doudizhu.cards import ACE, BLACK_JOKER, QUEEN, RANKS, RED_JOKER, TWO, Counts
 from engines.doudizhu.rules import (
@@ -34,7 +34,7 @@ from engines.doudizhu.rules import (
 )
 
 HAND_COST = 7.0
-VALUE = (*range(3, 16), 16, 17)  # 3..A, 2 = 15, black joker 16, red joker 17
+VALUE: tuple[int, ...] = (*range(3, 16), 16, 17)  # 3..A, 2 = 15, black joker 16, red joker 17
 KICKER_MAX = QUEEN  # kickers are taken from singles and pairs up to Q; higher cards keep their own turn
 
 
@@ -200,7 +200,7 @@ def plan(hand: Counts) -> Plan:
 def _search(hand: Counts) -> Plan:
     c = list(hand)
     chains: list[tuple[int, int, int]] = []
-    best: list = [None, None]  # the best (score, -hands) and the chains of that split
+    best: list[Any] = [None, None]  # the best (score, -hands) and the chains of that split
 
     def dfs(key: tuple[int, int, int], options: list[tuple[int, int, int]]) -> None:
         """`options`: the chains the hand held before the last one was taken (a superset of what it holds)."""

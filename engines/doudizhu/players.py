@@ -12,44 +12,45 @@ from __future__ import annotations
 
 import random
 
-from engines.doudizhu.ai import knowledge, to_move
+from engines.doudizhu.ai import to_move
 from engines.doudizhu.cards import BLACK_JOKER, RANKS, RED_JOKER, TWO, ranks_of_counts
+from engines.doudizhu.knowledge import knowledge
 from engines.doudizhu.rules import BOMB, ROCKET, all_plays, answers
 from engines.doudizhu.state import CALL, CALL_MOVE, PASS, DdzPrivateView, Move
 
 
 def random_player(seen: DdzPrivateView, rng: random.Random) -> Move:
     """A uniformly random legal move (bids too)."""
-    k = knowledge(seen)
-    if k.bidding:
-        if k.mode == CALL:
+    me = knowledge(seen)
+    if me.bidding:
+        if me.mode == CALL:
             return rng.choice([CALL_MOVE, PASS])
-        return rng.choice([PASS] + [Move("bid", bid=b) for b in range(k.bid + 1, 4)])
-    if k.trick is None:
-        return to_move(rng.choice(all_plays(k.hand)))
-    return to_move(rng.choice([None, *answers(k.hand, k.trick[1])]))
+        return rng.choice([PASS] + [Move("bid", bid=b) for b in range(me.bid + 1, 4)])
+    if me.trick is None:
+        return to_move(rng.choice(all_plays(me.hand)))
+    return to_move(rng.choice([None, *answers(me.hand, me.trick[1])]))
 
 
 def rule_player(seen: DdzPrivateView, rng: random.Random) -> Move:
     """Lead all cards of the lowest rank held; answer with the smallest play that beats (a bomb or the
     rocket only when nothing else beats); never beat its partner; bid 1 with two or more of 2s and jokers."""
-    k = knowledge(seen)
-    if k.bidding:
-        strong = k.hand[TWO] + k.hand[BLACK_JOKER] + k.hand[RED_JOKER] >= 2
-        if k.mode == CALL:
+    me = knowledge(seen)
+    if me.bidding:
+        strong = me.hand[TWO] + me.hand[BLACK_JOKER] + me.hand[RED_JOKER] >= 2
+        if me.mode == CALL:
             return CALL_MOVE if strong else PASS
-        return Move("bid", bid=1) if strong and k.bid == 0 else PASS
-    if k.trick is None:
-        low = min(r for r in range(RANKS) if k.hand[r])
+        return Move("bid", bid=1) if strong and me.bid == 0 else PASS
+    if me.trick is None:
+        low = min(r for r in range(RANKS) if me.hand[r])
         counts = [0] * RANKS
-        counts[low] = k.hand[low]
-        if low >= BLACK_JOKER and k.hand[BLACK_JOKER] and k.hand[RED_JOKER]:
+        counts[low] = me.hand[low]
+        if low >= BLACK_JOKER and me.hand[BLACK_JOKER] and me.hand[RED_JOKER]:
             counts[BLACK_JOKER] = counts[RED_JOKER] = 1
         return Move("play", ranks=ranks_of_counts(counts))
-    owner, previous = k.trick
-    if owner == k.partner():
+    owner, previous = me.trick
+    if owner == me.partner():
         return PASS
-    options = answers(k.hand, previous)
+    options = answers(me.hand, previous)
     if not options:
         return PASS
     best = min(options, key=lambda p: (p.combo.kind == ROCKET, p.combo.kind == BOMB, p.combo.rank,

@@ -35,7 +35,7 @@ class Solver:
     def __init__(self, landlord: int, budget: Budget) -> None:
         self.landlord = landlord
         self.budget = budget
-        self.memo: dict[tuple, bool] = {}
+        self.memo: dict[tuple[tuple[Counts, Counts, Counts], int, Trick], bool] = {}
 
     def moves(self, hand: Counts, trick: Trick) -> tuple[Play | None, ...]:
         """Plays worth searching, the ones that empty the hand and the bigger ones first; None is a pass."""

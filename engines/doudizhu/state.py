@@ -110,7 +110,7 @@ def spring(state: State) -> str | None:
 
 
 def multiplier(state: State) -> int:
-    return 2 ** (bombs_played(state) + (1 if spring(state) else 0))
+    return 1 << (bombs_played(state) + (1 if spring(state) else 0))
 
 
 def seat_to_move(state: State) -> int | None:

@@ -8,15 +8,17 @@ the centre of the 15x15 board; `H8`, `h8` and `8h` all mean h8.
 
 Modules, each depending only on those before it: `board` (geometry, point
 names), `state` (State, Point, the view), `rules` (fives, renju's forbidden
-moves), `patterns` and `position` (the AI's board), `search` (threat search
-and PVS), `ai` (the levels), `opening` (swap2 and the AI's part in it), this
-game; `players` (benchmark players) on top.
+moves), `levels` (what each AI level may do), `patterns` and `position` (the
+AI's board), `search` (threat search and PVS), `ai` (the levels' moves),
+`opening` (swap2 and the AI's part in it), this game; `players` (benchmark
+players) on top.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import cast
 
 from engines.base import JSON, AIResult, Game, Limit, Msg, Option, Outcome, QueryAnswer, Refusal, Translate, msg
 from engines.gomoku import ai, opening
@@ -25,12 +27,12 @@ from engines.gomoku.levels import LEVELS
 from engines.gomoku.opening import DECIDE, PICK, PLACE2, PLACE3, PLAY, SWAP2, SWAP_WORDS, phase, read_choice, seat_of
 from engines.gomoku.patterns import code_tables, tables
 from engines.gomoku.rules import forbidden_points, forbidden_reason, padded, winning_line
-from engines.gomoku.state import OPENINGS, RULES, GomokuView, Point, State
+from engines.gomoku.state import OPENINGS, RULES, GomokuView, Move, Point, State
 
 __all__ = ["Gomoku", "GomokuView", "Point", "State"]
 
 
-class Gomoku(Game[State, Point]):
+class Gomoku(Game[State, Move]):
     name = "gomoku"
     aliases = ("gobang", "wuziqi")
     seat_counts = (2,)
@@ -73,7 +75,7 @@ class Gomoku(Game[State, Point]):
     def to_move(self, state: State) -> int | None:
         return None if state.over else opening.seat_to_move(state)
 
-    def parse_move(self, state: State, seat: int, text: str) -> Point | str:
+    def parse_move(self, state: State, seat: int, text: str) -> Move:
         if state.over:
             raise Refusal("gomoku.game_over")
         stage = phase(state)
@@ -112,7 +114,7 @@ class Gomoku(Game[State, Point]):
             raise Refusal(f"gomoku.forbidden_{reason}", point=point.name)
         return point
 
-    def legal_moves(self, state: State, seat: int) -> list[Point | str]:
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
         if state.over or seat != opening.seat_to_move(state):
             return []
         stage = phase(state)
@@ -120,12 +122,12 @@ class Gomoku(Game[State, Point]):
             return ["black", "white"]
         bad = set(forbidden_points(state))
         n = state.size
-        points: list[Point | str] = [
+        points: list[Move] = [
             Point(i % n, i // n) for i, v in enumerate(state.board) if v == EMPTY and Point(i % n, i // n) not in bad
         ]
         return ["black", "white", "more", *points] if stage == DECIDE else points
 
-    def apply(self, state: State, seat: int, move: Point | str) -> State:
+    def apply(self, state: State, seat: int, move: Move) -> State:
         if isinstance(move, str):  # a swap2 choice
             return replace(state, choices=(*state.choices, move))
         move = Point(*move)
@@ -151,15 +153,15 @@ class Gomoku(Game[State, Point]):
             return Outcome((1, 1), msg("gomoku.board_full"))
         return None
 
-    def move_text(self, state: State, move: Point | str) -> str:
+    def move_text(self, state: State, move: Move) -> str:
         if isinstance(move, str):
             return f"swap {move}"
         return point_name(move.col, move.row)
 
-    def move_name(self, state: State, move: Point | str) -> Msg | str:
+    def move_name(self, state: State, move: Move) -> Msg | str:
         return msg(f"gomoku.move_swap_{move}") if isinstance(move, str) else self.move_text(state, move)
 
-    def describe(self, state: State, seat: int, move: Point | str) -> Msg:
+    def describe(self, state: State, seat: int, move: Move) -> Msg:
         stage = phase(state)
         if stage == PLAY:
             return super().describe(state, seat, move)
@@ -256,19 +258,21 @@ class Gomoku(Game[State, Point]):
         board = [EMPTY] * (size * size)
         moves = []
         for i, name in enumerate(data["moves"]):
-            letter, number = parse_point(name)
-            p = Point(LETTERS.index(letter), number - 1)
+            p = _stored(name)
             moves.append(p)
             board[p.row * size + p.col] = BLACK if i % 2 == 0 else WHITE
-        win = []
-        for name in data.get("win_line", []):
-            letter, number = parse_point(name)
-            win.append(Point(LETTERS.index(letter), number - 1))
+        win = [_stored(name) for name in data.get("win_line", [])]
         return State(size, data["rule"], tuple(moves), tuple(board), tuple(win), data.get("opening", "free"),
                      tuple(data.get("choices", ())))  # fmt: skip
 
     # --- the AI ------------------------------------------------------------------
-    def ai(self, state: State, seat: int, level: str, limit: Limit, rng: random.Random) -> AIResult[Point | str]:
+    def ai(self, state: State, seat: int, level: str, limit: Limit, rng: random.Random) -> AIResult[Move]:
         if phase(state) != PLAY:
             return opening.move(state, level, limit, rng)
         return ai.choose(state, state.turn, level, limit, rng)  # the AI's `seat` is the colour: 0 black
+
+
+def _stored(name: str) -> Point:
+    """A point as `to_json` stored it (so a readable one)."""
+    letter, number = cast(tuple[str, int], parse_point(name))
+    return Point(LETTERS.index(letter), number - 1)

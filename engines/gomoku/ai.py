@@ -1,4 +1,4 @@
-"""The gomoku AI: four levels, one entry point `choose(state, seat, level, limit, rng) -> AIResult`.
+"""The gomoku AI: four levels (`levels.py`), one entry point `choose(state, seat, level, limit, rng) -> AIResult`.
 
 - easy: the one-ply pattern scorer (below) that always makes five and always
   blocks a four, but picks among its few best points with some chance, so it
@@ -8,28 +8,24 @@
   plus threat-space search: VCF and a short VCT for itself, only moves that
   refute the opponent's VCF, and a check that its move leaves the opponent no
   short VCT. The nodes that check leaves (it usually passes the PVS's move in
-  a few thousand) go back to the PVS (`_resume`, issue 23): it goes on from
-  the iteration it stopped in until 5 % of the budget is left, and a move it
-  then prefers is played only if a VCT check in those last nodes finishes and
-  finds nothing. Before, a quarter of the budget was left unsearched.
+  a few thousand) go back to the PVS (`_resume`): it goes on from the iteration
+  it stopped in until 5 % of the budget is left, and a move it then prefers is
+  played only if a VCT check in those last nodes finishes and finds nothing.
 - master: wider and deeper: VCF of 20 fours, VCT of 5 attacking moves, a PVS
   whose quiescence answers open threes and whose evaluation weighs the other
-  side's potential at 85 % of the mover's (`w_opp`, 100 before), stopped at
-  60 % of the budget (hard: 70 %) for the checks below; after the PVS it checks its moves in
+  side's potential at 85 % of the mover's (`w_opp`), stopped at 60 % of the
+  budget (hard: 70 %) for the checks below; after the PVS it checks its moves in
   the PVS's order (then the other points of either side's threats) for an
   opponent VCT of 1, 2, 3, 4 attacking moves and plays the first that leaves
   none, or, when every move checked loses, the one that loses deepest
   (`_hold_out`); the nodes left go back to the PVS as for hard (`_resume`,
-  a new move checked for a VCT of 4). Until issue 23 a guard ran before the
-  PVS instead (`_resist`, removed; see the git history): the opponent's VCT
-  "were it to move now" is nearly always there for the side with the
-  initiative, so the guard fired at almost every move of a defence and left
-  the PVS a few thousand nodes (depth 1-3); master won 0 of 11 games as white
-  against hard.
+  a new move checked for a VCT of 4). The check comes after the PVS, not
+  before it: the opponent's VCT "were it to move now" is nearly always there
+  for the side with the initiative, so a guard before the PVS would fire at
+  almost every move of a defence and leave the PVS a few thousand nodes.
 
-Budgets (`Gomoku.levels`, nodes of one move): medium 12,000, hard 30,000,
-master 90,000; CPU p95 about 0.65 s (hard) and 2.0 s (master) a move at the
-bench's 50,000-59,000 nodes per second (load 5-9; the wall clock is only a ceiling).
+Every level but easy counts its nodes on one `Budget` (engines/budget.py): the
+searches (`search.py`) stop when a stage's share of it is spent.
 """
 
 from __future__ import annotations
@@ -181,17 +177,17 @@ def _think(pos: Position, colour: int, level: Level, searcher: Searcher) -> Foun
                 pos.unmake()
             return None
 
-    point = run(searcher.vcf, level.share_vcf, level.vcf_depth)
-    if point is not None:
-        return Found(point, "vcf")
+    win = run(searcher.vcf, level.share_vcf, level.vcf_depth)
+    if win is not None:
+        return Found(win, "vcf")
     root = searcher.moves(colour, 0, 0, level.root_width)
     if level.defend_vcf:
         root = _refutations(pos, colour, searcher, root, lambda: searcher.vcf(foe, level.vcf_depth), work * 0.05,
                             work * 0.03, work)
     if level.vct_depth:
-        point = run(searcher.vct_deepening, level.share_vct, level.vct_depth)
-        if point is not None and not _bad(pos, colour, point):
-            return Found(point, "vct")
+        win = run(searcher.vct_deepening, level.share_vct, level.vct_depth)
+        if win is not None and not _bad(pos, colour, win):
+            return Found(win, "vct")
     if len(root) == 1:
         return Found(root[0], "pvs")
     checking = bool(level.defend_vct or level.hold_vct)

@@ -1,9 +1,8 @@
 """The Gomoku AI's levels: how each one searches, beside the work it may spend on a move.
 
 A level's `limit.work` is the number of nodes a move may search (easy: none, it scores one ply), the
-same on an idle machine and a busy one; `limit.seconds` is only a safety net for a stalled host, ten
-times what an idle core takes (a busy host with 2 cores shared by 7 busy processes takes 3-8 times
-that). `Gomoku.levels` is made from these.
+same on an idle machine and a busy one; `limit.seconds` is only a safety net for a stalled host, far
+above what an idle core takes. `Gomoku.levels` is made from these.
 """
 
 from __future__ import annotations

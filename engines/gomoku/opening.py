@@ -30,7 +30,7 @@ from engines.base import AIInfo, AIResult, Limit
 from engines.gomoku.ai import choose, one_ply, position_of
 from engines.gomoku.board import BLACK, WHITE
 from engines.gomoku.levels import LEVELS
-from engines.gomoku.state import Point, State
+from engines.gomoku.state import Move, Point, State
 
 SWAP2 = "swap2"
 PLACE3, DECIDE, PLACE2, PICK, PLAY = "place3", "decide", "place2", "pick", "play"
@@ -154,7 +154,7 @@ def score(state: State) -> tuple[float, int]:
     return total / len(DEPTHS), work
 
 
-def move(state: State, level: str, limit: Limit, rng: random.Random) -> AIResult:
+def move(state: State, level: str, limit: Limit, rng: random.Random) -> AIResult[Move]:
     """The AI's act in the opening: a stone (a Point) or a choice ("black", "white", "more")."""
     stage = phase(state)
     if stage == PLACE3:
@@ -178,7 +178,7 @@ def move(state: State, level: str, limit: Limit, rng: random.Random) -> AIResult
     return AIResult("white" if value > 0 else "black", AIInfo(work=work, score=value, reason="swap2 pick"))
 
 
-def _even_stone(state: State, rng: random.Random) -> AIResult:
+def _even_stone(state: State, rng: random.Random) -> AIResult[Point]:
     """One of the two extra stones. The white one: the point the one-ply scorer likes best for white (the
     three stones favour black). The black one: among the points near the stones, the one after which the
     search finds the position closest to even for white to move, since the other player then chooses."""

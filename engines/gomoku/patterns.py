@@ -93,7 +93,7 @@ def tables(exact_black: bool, exact_white: bool) -> tuple[list[int], list[int]]:
         for right in sides:  # right[0] is offset +1
             cells = (*left[::-1], None, *right)
             key = 0
-            for k, v in zip(OFFSETS, cells[:4] + cells[5:], strict=True):
+            for k, v in zip(OFFSETS, (*left[::-1], *right), strict=True):
                 key |= v << (2 * SLOT[k])
             for colour, table, exact in ((1, black, exact_black), (2, white, exact_white)):
                 line = tuple(

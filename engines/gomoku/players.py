@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import Any
 
 from engines.base import AIInfo, AIResult, Limit
 from engines.budget import Clock
@@ -26,7 +27,7 @@ def tuned(name: str) -> Level:
     """`hard:width=12,w_self=120` -> the hard level with those fields changed."""
     base, _, extra = name.partition(":")
     level = LEVELS[base]
-    changes: dict = {}
+    changes: dict[str, Any] = {}  # the field types vary: bool, int, float
     for item in filter(None, extra.split(",")):
         key, _, value = item.partition("=")
         kind = type(getattr(level, key))

@@ -4,8 +4,8 @@ Everything the search asks per node is kept up to date by `make` instead of
 being recomputed, and `unmake` puts back what `make` saved (the codes and keys
 on the four lines through the stone as list slices, the totals, and the
 threat-set changes, which it replays undone in their order so that the sets go
-through the same operations, and so iterate in the same order, as they did when
-`unmake` rescored the lines: the moves searched depend on that order):
+through the operations of a full rescoring, and so iterate in its order: the
+moves searched depend on that order):
 
 - `keys[p * 4 + d]`: the 16-bit neighbourhood key of point p along direction d
   (see patterns.py); placing a stone changes the keys of the (at most) 32
@@ -30,6 +30,8 @@ through the same operations, and so iterate in the same order, as they did when
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from typing import Any
 
 from engines.gomoku.board import BLACK, EMPTY, WHITE, Geometry, geometry
 from engines.gomoku.patterns import (
@@ -122,7 +124,7 @@ def static(size: int) -> _Static:
 class Position:
     """A board the AI plays on. `make`/`unmake` are strictly last-in first-out."""
 
-    def __init__(self, size: int, rule: str, stones: list[tuple[int, int]] = ()) -> None:
+    def __init__(self, size: int, rule: str, stones: Sequence[tuple[int, int]] = ()) -> None:
         self.size = size
         self.rule = rule
         st = self.st = static(size)
@@ -131,7 +133,7 @@ class Position:
         exact_black = rule in ("standard", "renju")
         exact_white = rule == "standard"
         table_black, table_white = tables(exact_black, exact_white)
-        self.table = (None, table_black, table_white)
+        self.table: tuple[list[int], list[int], list[int]] = ([], table_black, table_white)  # by colour
         self.cells = geo.empty_board()
         self.keys = list(st.empty_keys)
         n = geo.length
@@ -148,7 +150,7 @@ class Position:
                 code[p] = s
                 self.total[c] += VALUE[s]
         self.reach = 0  # bit q: q is within two points of a stone
-        self.undo: list[tuple] = []  # per move: what `unmake` restores (see `make`)
+        self.undo: list[tuple[Any, ...]] = []  # per move: what `unmake` restores (see `make`)
         self.taken = 0  # bit q: a stone on q
         self.hash = 0
         self.moves: list[int] = []
@@ -165,12 +167,12 @@ class Position:
         self.moves.append(p)
         self.hash ^= st.zobrist[c][p]
         # What `unmake` puts back: the codes and keys on the lines through p (slices), the totals,
-        # `reach`, and the threat-set changes (undone in their order: the sets go through the same
-        # operations, so iterate in the same order, as when unmake rescored the lines).
+        # `reach`, and the threat-set changes (undone in their order: the sets go through the operations
+        # of a rescoring of the lines, so iterate in its order).
         cb, cw = self.code[1], self.code[2]
         total = self.total
         sb, sw = total[1], total[2]
-        ops: list = []
+        ops: list[tuple[set[int], int, bool]] = []
         keys = self.keys
         c0, c1, c2, c3 = st.code_slices[p]
         k0, k1, k2, k3 = st.key_slices[p]

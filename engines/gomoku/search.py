@@ -177,9 +177,9 @@ class Searcher:
         key = pos.hash ^ self.side_key[attacker]
         if self.vct_memo.get(key, -1) >= depth:
             return None
-        won = self.vct_won.get(key)
-        if won is not None and won[0] <= depth:  # the same position reached by another order of moves
-            return won[1]
+        known = self.vct_won.get(key)
+        if known is not None and known[0] <= depth:  # the same position reached by another order of moves
+            return known[1]
         defender_code = pos.code[defender]
         moves = sorted(
             pos.fours[attacker] | pos.threes[attacker],

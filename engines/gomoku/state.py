@@ -24,6 +24,9 @@ class Point(NamedTuple):
         return point_name(self.col, self.row)
 
 
+Move = Point | str  # a stone, or a swap2 choice: "black", "white", "more"
+
+
 @dataclass(frozen=True)
 class State:
     size: int

@@ -10,7 +10,8 @@ import pytest
 from bot.i18n import Translator
 from engines.checkers import Checkers
 from engines.checkers import board as B
-from engines.checkers.ai import Position, greedy
+from engines.checkers.ai import greedy
+from engines.checkers.position import Position
 
 G = Checkers()
 TR = Translator("en")
@@ -163,7 +164,8 @@ def test_the_endgame_does_not_dawdle(level, slack):
 
 def test_hard_with_two_players_plans_its_race_home():
     """From its start, the other's pieces out of the way: hard's plan (a beam search over its own
-    moves) takes all ten pieces home in 31 moves; the alpha-beta it used before took 33."""
+    moves) takes all ten pieces home in at most 32 moves (an alpha-beta over both sides' moves,
+    which cannot see that far, takes more)."""
     start = {B.LABELS[h]: 0 for h in B.POINTS[0]}
     state = G.with_board(G.new_state({}, 2, 0), start | FAR)
     assert moves_to_finish(state, "hard", 1.0, limit=60) <= 32
@@ -204,8 +206,8 @@ def hard_among_easy(state, hard: int, most: int) -> tuple:
 def test_hard_at_six_seats_counts_on_the_others_longest_moves():
     """One piece short of home (o11 for k15), no way in within two moves of its own: but seat 1's
     longest move puts down the stone it needs. Hard at six seats expects the others to play their
-    longest moves, moves where that stone will serve, and finishes at its second move; the
-    best-reply search it used before, fearing the worst of twenty replies, did not."""
+    longest moves, moves where that stone will serve, and finishes at its second move (a best-reply
+    search, fearing the worst of twenty replies, would not)."""
     home = ("p14", "m15", "n14", "l16", "m17", "l14", "o15", "n16", "j14")
     pieces = {label: 0 for label in (*home, "o11")}
     others = ("q13 f10 n8 k13", "p12 g11 u9 o9", "h12 i13 o7 q5", "m11 m5 h6 n6", "r6 r12 j12 k7")
@@ -219,9 +221,9 @@ def test_hard_at_six_seats_counts_on_the_others_longest_moves():
 
 def test_hard_at_six_seats_plans_further_with_the_others_longest_moves():
     """A middle game at six seats (from the bench's games): hard (seat 1) among five easy players
-    finishes in 13 moves; its search of before (1 to 5 own moves, 6 at inner nodes, the others'
-    longest moves after each) took 16. It now keeps the 80 best boards a round over 8 of its own
-    moves, the others playing their longest moves after each (a beam)."""
+    finishes in 13 moves: it keeps the 80 best boards a round over 8 of its own moves, the others
+    playing their longest moves after each (a beam), and so sees ladders further than a depth-first
+    search of a few own moves could."""
     seats = (
         "k3 o3 h6 j8 q9 l10 j12 p12 n14 m15",
         "k5 g7 k7 f8 p10 v10 h12 t12 w13 u11",

@@ -56,16 +56,16 @@ def moves(level: str, places, clock: FakeClock, monkeypatch) -> tuple[list, floa
     return out, longest
 
 
-@pytest.mark.parametrize(("level", "step", "old_budget"), [("normal", 0.5, 0.5), ("hard", 0.02, 1.0)])
-def test_the_same_seed_plays_the_same_move_on_a_fast_and_a_very_slow_machine(level, step, old_budget, positions,
+@pytest.mark.parametrize(("level", "step", "idle_most"), [("normal", 0.5, 0.5), ("hard", 0.02, 1.0)])
+def test_the_same_seed_plays_the_same_move_on_a_fast_and_a_very_slow_machine(level, step, idle_most, positions,
                                                                              monkeypatch):
     """A frozen clock (an infinitely fast machine) and one that moves `step` seconds at each look the AI
     takes at it (every 256 nodes: a machine some hundred times slower than an idle core) give the same
     moves after the same work and depth, though by the slow clock a move takes longer than the whole
-    time the level used to think."""
+    time the level takes on an idle core."""
     fast, _ = moves(level, positions, FakeClock(0.0), monkeypatch)
     slow, longest = moves(level, positions, FakeClock(step), monkeypatch)
-    assert longest > old_budget
+    assert longest > idle_most
     assert fast == slow
     assert all(work > 0 for _, work, _ in fast)
 

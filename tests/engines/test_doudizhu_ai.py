@@ -9,11 +9,16 @@ import random
 from engines.base import Limit
 from engines.budget import Budget
 from engines.doudizhu import DouDizhu, Move, State, ai
+from engines.doudizhu.bidding import BID_THRESHOLDS, hand_strength
 from engines.doudizhu.cards import BLACK_JOKER, RED_JOKER, TWO, counts_of_cards, ranks_of_counts
+from engines.doudizhu.endgame import Verdict, endgame
+from engines.doudizhu.heuristics import ranked_moves
+from engines.doudizhu.knowledge import PASS_WEIGHT, knowledge, sample_worlds, world_weight
 from engines.doudizhu.levels import LEVELS
 from engines.doudizhu.plan import HAND_COST, _search, group_value, plan
 from engines.doudizhu.players import random_player, rule_player
-from engines.doudizhu.rules import classify
+from engines.doudizhu.policies import eager_follow, fast_follow
+from engines.doudizhu.rules import Play, classify
 from engines.doudizhu.solver import Solver
 from engines.doudizhu.state import PASS
 from tests.engines.test_doudizhu import cards, reshuffled
@@ -144,7 +149,7 @@ def test_hopeless_hands_never_bid_and_strong_hands_bid_three() -> None:
     used = set(hopeless) | set(strong)
     rest = [c for c in range(54) if c not in used]
     state = State("points", 1, 0, (hopeless, strong, tuple(rest[:17])), tuple(rest[17:]), 0)
-    assert ai.hand_strength(counts_of_cards(hopeless)) < ai.BID_THRESHOLDS[0] - 4  # below even easy's noise
+    assert hand_strength(counts_of_cards(hopeless)) < BID_THRESHOLDS[0] - 4  # below even easy's noise
     for level in ("easy", "normal", "hard"):
         assert think(state, 0, level, 1.0, rng) == PASS
     state = GAME.apply(state, 0, PASS)
@@ -156,8 +161,8 @@ def test_hopeless_hands_never_bid_and_strong_hands_bid_three() -> None:
         hand = GAME.new_state({}, 3, seed).hands[0]
         s = State("points", 1, 0, (hand, (), ()), (), 0)
         move = think(s, 0, "normal", 1.0, rng)
-        strength = ai.hand_strength(counts_of_cards(hand))
-        assert (move != PASS) == (strength >= ai.BID_THRESHOLDS[0])
+        strength = hand_strength(counts_of_cards(hand))
+        assert (move != PASS) == (strength >= BID_THRESHOLDS[0])
         bids += move != PASS
     assert 20 < bids < 180
 
@@ -212,8 +217,8 @@ def test_normal_plays_out_its_candidates_in_the_middle_game() -> None:
                            "9 9 J Q K K A 2 2 BJ 6"),
                           ((0, "4"), (1, "6"), (2, "pass"), (0, "pass"), (1, "3 3 3"), (2, "pass")))
     assert GAME.to_move(state) == 0 and 24 < sum(len(h) for h in state.hands) <= 34
-    k = ai.knowledge(GAME.view(state, 0))
-    assert ai.ranked_moves(k)[0][1] is None  # the heuristics alone pass
+    me = knowledge(GAME.view(state, 0))
+    assert ranked_moves(me)[0][1] is None  # the heuristics alone pass
     for seed in range(3):
         move = think(state, 0, "normal", 1.0, random.Random(seed))
         assert move.ranks == (11, 11, 11), GAME.move_text(state, move)
@@ -233,10 +238,10 @@ def test_plan_splits_into_legal_plays() -> None:
     assert plan(counts_of_cards(cards("3 4 5 6 7 BJ RJ"))).hands == 2
 
 
-def test_the_splits_are_those_of_the_search_before_it_was_made_faster() -> None:
-    """The search of splits adds up the scores alone and makes the groups of the best split only (about 1.6
-    times faster: hard's playouts split thousands of sampled hands a move); the splits are the same as
-    before, to the order of the groups (the digest of 1,000 random hands' splits, made with the old search)."""
+def test_the_splits_of_1000_random_hands_are_pinned() -> None:
+    """The search of splits adds up the scores alone and makes the groups of the best split only (hard's
+    playouts split thousands of sampled hands a move); the splits, to the order of the groups, are pinned
+    by the digest of 1,000 random hands' splits (made with a search that built every split's groups)."""
     rng = random.Random(5)
     digest = hashlib.sha256()
     for _ in range(1000):
@@ -256,14 +261,14 @@ def test_exact_endgame_finds_the_forced_win() -> None:
         hands = (tuple(sorted(deck[:5])), tuple(sorted(deck[5:8])), tuple(sorted(deck[8:11])))
         gone = tuple(c for c in range(54) if c not in used)
         state = State("points", 1, 0, hands, hands[0][:3], 0, (1,), 0, 1, ((0, gone), (1, ()), (2, ())))
-        k = ai.knowledge(GAME.view(state, 0))
-        worlds = [world for world, _ in ai._worlds(k, 100, rng)]
+        me = knowledge(GAME.view(state, 0))
+        worlds = [world for world, _ in sample_worlds(me, 100, rng)]
         assert len(worlds) <= 20  # every way 6 unseen cards can split 3 + 3
         always = []
         moves = GAME.legal_moves(state, 0)
         for move in moves:
             counts = ranks_to_counts(move.ranks)
-            play = ai.Play(classify(counts), counts)
+            play = Play(classify(counts), counts)
             if all(Solver(0, Budget(Limit(10**6, math.inf))).after(w, 0, None, play) for w in worlds):
                 always.append(move)
         if not always or len(always) == len(moves):
@@ -285,11 +290,11 @@ def test_endgames_of_24_cards_are_solved_within_normal_s_work() -> None:
         hands = (tuple(sorted(deck[:4])), tuple(sorted(deck[4:14])), tuple(sorted(deck[14:])))
         gone = tuple(c for c in range(54) if c not in deck)
         state = State("points", 1, 0, hands, hands[0][:3], 0, (1,), 0, 1, ((0, gone), (1, ()), (2, ())))
-        k = ai.knowledge(GAME.view(state, 0))
+        me = knowledge(GAME.view(state, 0))
         budget = Budget(Limit(GAME.levels["normal"].work, math.inf))
-        found = ai.endgame(k, rng, LEVELS["normal"], budget)
+        found = endgame(me, rng, LEVELS["normal"], budget)
         assert budget.used <= GAME.levels["normal"].work
-        answered += found.verdict is not ai.Verdict.UNKNOWN
+        answered += found.verdict is not Verdict.UNKNOWN
     assert answered >= 5
 
 
@@ -298,19 +303,19 @@ def test_worlds_are_weighed_by_the_passes_seen() -> None:
     (a plain answer it let go) counts PASS_WEIGHT, one without counts fully; farmer 1's pass on its partner's
     6 says nothing. Sampled worlds follow the weights."""
     state = endgame_state(("5 8 8 9", "4 4 K", "3 3 6"), ((0, "5"), (1, "pass"), (2, "6"), (0, "pass"), (1, "pass")))
-    k = ai.knowledge(GAME.view(state, 0))
-    assert [(seat, combo.kind, combo.rank) for seat, combo, _ in k.passes] == [(1, "single", 2)]
-    weights = {ranks_of_counts(world[1]): weight for world, weight in ai._worlds(k, 100, random.Random(0))}
+    me = knowledge(GAME.view(state, 0))
+    assert [(seat, combo.kind, combo.rank) for seat, combo, _ in me.passes] == [(1, "single", 2)]
+    weights = {ranks_of_counts(world[1]): weight for world, weight in sample_worlds(me, 100, random.Random(0))}
     assert weights[ranks_of_counts(counts_of_cards(cards("3 3 4")))] == 1.0
-    assert weights[ranks_of_counts(counts_of_cards(cards("4 4 K")))] == ai.PASS_WEIGHT  # the true deal: a K kept
+    assert weights[ranks_of_counts(counts_of_cards(cards("4 4 K")))] == PASS_WEIGHT  # the true deal: a K kept
     assert len(weights) == 5  # every 3 of 3 3 4 4 K: 334, 33K, 344, 34K, 44K
     # sampled: farmer 1 let the landlord's K go; uniformly it would hold no A or 2 in 23% of the deals
     # (C(12,7)/C(14,7)), weighed in about 60% (0.23 against 0.77 x 0.2)
     state = endgame_state(("K 3 4 5 6 7 8 9", "J Q 10 10 9 9 8", "A 2 J Q 5 6 7"), ((0, "K"), (1, "pass")))
-    k = ai.knowledge(GAME.view(state, 0))
-    sample = ai._worlds(k, 60, random.Random(1))
+    me = knowledge(GAME.view(state, 0))
+    sample = sample_worlds(me, 60, random.Random(1))
     assert len(sample) == 60
-    plain = sum(ai.world_weight(k, world) == 1.0 for world, _ in sample)
+    plain = sum(world_weight(me, world) == 1.0 for world, _ in sample)
     assert 25 <= plain <= 50
 
 
@@ -328,8 +333,8 @@ def test_ranks_round_trip_helper() -> None:
 def test_hundreds_of_games_without_one_illegal_play() -> None:
     """300 whole games from varied starts (bidding included; about 10,000 moves), each seat easy,
     normal or the rule player at random: every AI move reads back from its text and the engine accepts
-    it (apply refuses anything illegal). 300, not 2,000 as before: normal's exact endgames from 24
-    cards made its moves about 5x dearer. The hard level's legality is the test above, and the
+    it (apply refuses anything illegal). 300, because normal's exact endgames from 24 cards make its
+    moves dear. The hard level's legality is the test above, and the
     engine checks every move of bench/doudizhu's matches (thousands of games at each level)."""
     levels = ("easy", "normal", "rule")
     games = 0
@@ -412,10 +417,10 @@ def test_hard_s_playouts_answer_an_enemy_whenever_they_can_without_a_bomb() -> N
     split = plan(straight)
     ten = classify(counts_of_cards(cards("10", set())))
     assert ten is not None
-    assert ai.fast_follow(straight, split, ten, False, False, 7) is None
-    move = ai.eager_follow(straight, split, ten, False, False, 7)
+    assert fast_follow(straight, split, ten, False, False, 7) is None
+    move = eager_follow(straight, split, ten, False, False, 7)
     assert move is not None and ranks_of_counts(move.counts) == (10,)  # the lowest answer: a K of the pair
-    assert ai.eager_follow(straight, split, ten, True, False, 7) is None  # the partner's play
+    assert eager_follow(straight, split, ten, True, False, 7) is None  # the partner's play
     bomb_and_rocket = counts_of_cards(cards("3 4 5 6 7 9 9 9 9 BJ RJ", set()))
-    assert ai.eager_follow(bomb_and_rocket, plan(bomb_and_rocket), ten, False, False, 11) is None
+    assert eager_follow(bomb_and_rocket, plan(bomb_and_rocket), ten, False, False, 11) is None
     assert LEVELS["hard"].eager and not LEVELS["normal"].eager

@@ -70,17 +70,17 @@ def moves(level: str, places: list[tuple[State, int]], clock: FakeClock, monkeyp
     return out
 
 
-@pytest.mark.parametrize(("level", "step", "old_budget"), [("normal", 0.01, 0.5), ("hard", 0.01, 1.0)])
-def test_the_same_seed_plays_the_same_move_on_a_fast_and_a_very_slow_machine(level, step, old_budget, positions,
+@pytest.mark.parametrize(("level", "step", "idle_most"), [("normal", 0.01, 0.5), ("hard", 0.01, 1.0)])
+def test_the_same_seed_plays_the_same_move_on_a_fast_and_a_very_slow_machine(level, step, idle_most, positions,
                                                                              monkeypatch):
     """A frozen clock (an infinitely fast machine) and one that moves `step` seconds at each of the AI's
     looks at it (each 256 positions of its solver or each playout world taking that long: a machine a
     hundred times slower than an idle core or more) give the same moves after the same work, though by
-    the slow clock a move takes longer than the whole time the level used to think."""
+    the slow clock a move takes longer than the whole time the level takes on an idle core."""
     fast = moves(level, positions[level], FakeClock(0.0), monkeypatch)
     slow_clock = FakeClock(step)
     slow = moves(level, positions[level], slow_clock, monkeypatch)
-    assert slow_clock.longest > old_budget  # the AI did look at the clock, and it was slow
+    assert slow_clock.longest > idle_most  # the AI did look at the clock, and it was slow
     assert fast == slow
     assert all(work > 0 for _, work in fast)
 

@@ -266,7 +266,7 @@ def test_master_checks_its_moves_in_order_and_keeps_the_one_that_holds_out_longe
     assert hold({a: 2, b: 4, d: 1, e: 4}) == (b, [a, b, d, e])  # all lose: b holds out longest, first in order
 
 
-# Positions from lost games (issue 23), black to move: the opponent wins by VCT after every move, but
+# Positions from lost games, black to move: the opponent wins by VCT after every move, but
 # after one of them its win is much deeper than after the others, and an outside engine found no win
 # there: the one move a good player makes. Hard's check of its move and master's hold-out check find it.
 LOST_GAMES = [
@@ -284,7 +284,7 @@ def test_finds_the_one_move_that_holds_out_in_a_lost_game_position(level: str, r
 
 # White to move in master-vs-hard games (bench seeds 5008 and 5003, master white), each lost: master
 # played i7 and j8, after which black wins by a VCT of 5 and of 8 attacking moves. With the opponent's
-# potential weighed at 85 % of its own (w_opp, 100 before) it plays g7 and g8: no VCT of 5 for black.
+# potential weighed at 85 % of its own (w_opp) it plays g7 and g8: no VCT of 5 for black.
 DEFENCES = ["g10 f10 g6 f8 f5 f9 f7 e8 h7 i8 h9", "h8 j9 i7 g6 i8"]
 
 
@@ -297,8 +297,9 @@ def test_master_leaves_no_short_vct_where_it_lost_as_white(record: str) -> None:
 
 
 # White to move in a master-vs-hard game (bench seed 5001): black would win by VCT if it moved twice,
-# as the side with the initiative nearly always would. Master's guard before the PVS spent 60,000 of its
-# 90,000 nodes on that and searched 3 plies (h7, lost); checked after the PVS it searches 6.
+# as the side with the initiative nearly always would. A guard against that before the PVS would spend
+# most of master's nodes and leave the PVS a few plies; master checks after the PVS and searches as deep
+# as hard.
 def test_master_defending_searches_as_deep_as_hard() -> None:
     state = replay("h8 g10 h10 h11 f9 g11 h9")
     info = {level: choose(state, 1, level, GAME.levels[level], random.Random(1), clock=lambda: 0.0).info
