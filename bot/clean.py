@@ -13,6 +13,11 @@ stores or draws it.
   cleaning is replaced by the user's handle (or "?").
 - A refusal quotes what was typed (an unknown option, a word that is no move) in at most
   `QUOTE_MAX` characters.
+- Every other field of an `Event` is cleaned there too (`event`), so nothing that reaches a
+  database, a log or a platform can fail to encode: a handle and a locale as text (one line,
+  capped), a button's id as text, and the ids the platforms made (channel, account, place)
+  kept exactly as they are unless they hold a character no database stores (a lone surrogate,
+  NUL) or that breaks a line, which is written as its escape (`\\udfff`), the same each time.
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ from engines.base import Msg
 
 NAME_MAX = 32
 QUOTE_MAX = 40
+HANDLE_MAX = 64  # an @username: 32 characters at most on Discord and Telegram
+LOCALE_MAX = 35  # the longest language tag in common use ("zh-Hans-CN" is 10)
 BREAKING = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 
@@ -44,14 +51,30 @@ def name(shown: str, fallback: str = "?") -> str:
     return cleaned if len(cleaned) <= NAME_MAX else cleaned[: NAME_MAX - 1].rstrip() + "…"
 
 
+def ident(given: str) -> str:
+    """An id as the platform made it, but for characters no database stores or that break a line
+    (a lone surrogate, NUL, a control), each written as its escape: the same id gives the same result."""
+    return BREAKING.sub(lambda found: found[0].encode("unicode_escape").decode("ascii"), given)
+
+
+def _line(given: str | None, most: int) -> str | None:
+    """Cleaned text on one line of at most `most` characters; None if nothing is left."""
+    cleaned = " ".join(text(given or "").split())[:most]
+    return cleaned or None
+
+
 def user(person: User) -> User:
-    return replace(person, name=name(person.name, person.handle or "?"))
+    handle = _line(person.handle, HANDLE_MAX)
+    return replace(person, id=ident(person.id), name=name(person.name, handle or "?"), handle=handle)
 
 
 def event(typed: Event) -> Event:
-    """The event with its text, its user's name and its mentions cleaned."""
+    """The event with every field cleaned: its text, its user (id, name, handle), its mentions (the
+    tokens and the people), its button, its locale, its channel and its place."""
     mentions = {text(token): user(person) for token, person in typed.mentions.items()}
-    return replace(typed, text=text(typed.text), user=user(typed.user), mentions=mentions)
+    return replace(typed, channel=ident(typed.channel), user=user(typed.user), text=text(typed.text),
+                   button=None if typed.button is None else text(typed.button), mentions=mentions,
+                   locale=_line(typed.locale, LOCALE_MAX), place=None if typed.place is None else ident(typed.place))
 
 
 def quoting(message: Msg, typed: str) -> Msg:

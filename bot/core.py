@@ -62,6 +62,8 @@ class Core:
     # Told of every committed session (AI turns and timers look at it); set by the host.
     changed: Callable[[Session], None] = lambda session: None
     owed: Owed = field(default_factory=lambda: Owed())  # what commits owe their channel: the host's outbox
+    # Told that accounts were linked or unlinked: the ratings they change are rated again in the background.
+    rerate: Callable[[], None] = lambda: None
     locks: defaultdict[str, asyncio.Lock] = field(default_factory=lambda: defaultdict(asyncio.Lock))
     game_words: dict[str, str] = field(init=False)  # every word that names a game -> the game's name
 

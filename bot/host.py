@@ -111,6 +111,8 @@ class Host:
         # What each commit owes its channel, sent at least once (the platforms that publish through it).
         self.outbox = Outbox(store, clock, self.autoplay.owner, lease_seconds, self._regenerate, self.core.lock)
         self.core.owed = self.outbox
+        self.rerater = ladder.Rerater(store, self.autoplay.owner, lease_seconds, self.autoplay.poll)  # after links
+        self.core.rerate = self.rerater.wake
 
     @property
     def ai(self) -> AIRunner:
@@ -145,14 +147,16 @@ class Host:
         await ladder.catch_up(self.store)  # games whose rating failed when they ended (logged then)
         self.outbox.start()  # first: what a stopped process still owed the channels
         await self.autoplay.start()
+        self.rerater.start()  # and any re-rating a stopped process left half done
 
     async def stop(self) -> None:
+        await self.rerater.stop()
         await self.autoplay.stop()
         await self.outbox.stop()
 
     async def idle(self) -> None:
-        """Wait until no AI is thinking (tests and benchmarks use this)."""
-        await self.autoplay.idle()
+        """Wait until no AI is thinking and no rating is being rated again (tests and benchmarks use this)."""
+        await asyncio.gather(self.autoplay.idle(), self.rerater.idle())
 
     async def expire_due(self) -> None:
         """Act on every session whose wait is over now (the timer loop does this by itself)."""

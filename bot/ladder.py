@@ -1,16 +1,23 @@
 """Ratings as people see them: leaderboards and /stats figures (`board`, `profile`), and the
-rating of finished games (`catch_up`, `rebuild`), kept by the storage contract.
+rating of finished games (`catch_up`, `rebuild`, `Rerater`), kept by the storage contract.
 
 The ratings are a function of the results and the linked accounts: the store rates each
 finished game in the transaction that writes its results (`Storage.save`), with
-`bot.ratings`' fold, and `rebuild` replays every finished game in order with the same fold,
-so linking or unlinking accounts (which changes who played which game) rebuilds them. A game
-the store could not rate then (the rating itself failed; logged) is rated when a host
-starts (`catch_up`): exactly once, whichever of the processes sharing a database gets there.
+`bot.ratings`' fold. Linking or unlinking accounts changes who played which game, so the
+games of each kind they played are rated again from the first, off the command's path: the
+command asks for it, and a `Rerater` in each host does it in small steps in the background
+(`Storage.rerate`: `bot.storage.rebuilt` says how), while the ratings from before are shown,
+said to be being updated (`updating`). `rebuild` asks for every game at once and waits. A
+game the store could not rate when it ended (the rating itself failed; logged) is rated when
+a host starts (`catch_up`): exactly once, whichever of the processes sharing a database gets
+there.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -18,9 +25,13 @@ from typing import Any
 
 from bot import ratings
 from bot.storage import PLACE, Storage
+from bot.storage.rebuilt import paced
 
-__all__ = ["PLACE", "Standing", "accounts_of", "board", "catch_up", "identity_of", "profile", "rebuild"]
+__all__ = ["PLACE", "Rerater", "Standing", "accounts_of", "board", "catch_up", "identity_of", "profile", "rebuild",
+           "updating"]  # fmt: skip
+log = logging.getLogger(__name__)
 HISTORY = 20  # rating changes shown in /stats
+MOST_BACKOFF = 60.0  # seconds: the longest wait after failed re-rating steps
 
 
 async def identity_of(store: Storage, user_id: str) -> str:
@@ -37,9 +48,65 @@ async def catch_up(store: Storage) -> int:
 
 
 async def rebuild(store: Storage) -> int:
-    """Every rating again from the results table (and the linked accounts), in one transaction;
-    returns how many games were rated."""
+    """Every rating again from the results table (and the linked accounts), in the background's
+    small steps, here and now; returns how many games are rated."""
     return await store.rebuild_ratings()
+
+
+async def updating(store: Storage) -> set[str]:
+    """The games whose ratings are being rated again (what is shown of them is from before)."""
+    return await store.rerating()
+
+
+class Rerater:
+    """The re-rating that links ask for, done in this process's background (`Storage.rerate`,
+    step after step, resting between them as long as each took: `paced`): woken when this process links
+    or unlinks accounts, and every `poll` seconds (another process may have asked, or died
+    holding a build, whose lease then runs out). A failing step is logged and tried again
+    after a back-off that doubles up to `MOST_BACKOFF`."""
+
+    def __init__(self, store: Storage, owner: str, lease: float, poll: float) -> None:
+        self.store, self.owner, self.lease, self.poll = store, owner, lease, poll
+        self._wake = asyncio.Event()
+        self._settled = asyncio.Event()  # set while a pass found nothing left for this process
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._settled.clear()  # until its first pass has looked
+        self._task = asyncio.ensure_future(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    def wake(self) -> None:
+        self._settled.clear()
+        self._wake.set()
+
+    async def idle(self) -> None:
+        """Until this process finds no re-rating left to do (tests and benchmarks use this)."""
+        if self._task is not None and not self._task.done():
+            await self._settled.wait()
+
+    async def _run(self) -> None:
+        failures = 0
+        while True:
+            self._wake.clear()
+            try:
+                while await paced(self.store.rerate(self.owner, self.lease)):  # the commands between the steps
+                    pass
+            except Exception:
+                failures += 1
+                wait = min(MOST_BACKOFF, 2.0 ** (failures - 1))
+                log.exception("re-rating failed (%d in a row); trying again in %g s", failures, wait)
+            else:
+                failures, wait = 0, self.poll
+                if not self._wake.is_set():
+                    self._settled.set()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), wait)
 
 
 # --- what people see --------------------------------------------------------------------
@@ -98,16 +165,23 @@ def _tally(rows: Iterable[dict[str, Any]], links: dict[str, str]) -> dict[str, S
 
 
 async def board(store: Storage, game: str, place: str | None = None) -> list[Standing]:
-    """The game's rated players, best first (`place`: only those who played a rated game there)."""
-    links = await store.identities()
-    records = _tally(await store.game_results(game), links)
+    """The game's rated players, best first (`place`: only those who played a rated game there).
+    While the game is rated again (`updating`), as the ratings from before know the players: an
+    account linked since stands alone, an identity dissolved since is left out."""
+    links, stale = await store.identities(), game in await updating(store)
+    results = await store.game_results(game)
+    records, alone = _tally(results, links), _tally(results, {}) if stale else {}
     players = {p: skill.ordinal for p, skill in (await store.skills(game)).items()}
     if place is not None:
-        members = {links.get(u, u) for u in await store.players_at(place, game)}
+        accounts = await store.players_at(place, game)
+        members = {links.get(u, u) for u in accounts} | (accounts if stale else set())
         players = {p: v for p, v in players.items() if p in members}
     standings = []
     for player, rating in players.items():
-        s = records.get(player) or Standing(player, player, rating)
+        s = records.get(player) or alone.get(player)
+        if s is None and stale:
+            continue
+        s = s or Standing(player, player, rating)
         s.rating = rating
         standings.append(s)
     standings.sort(key=lambda s: (-s.rating, -s.games, s.name))
@@ -115,8 +189,9 @@ async def board(store: Storage, game: str, place: str | None = None) -> list[Sta
 
 
 async def profile(store: Storage, identity: str) -> list[tuple[str, Standing]]:
-    """Per game the identity played: its standing, rating history and favourite opponent."""
-    links = await store.identities()
+    """Per game the identity played: its standing, rating history and favourite opponent (while
+    a game is rated again, the rating is the best its accounts had before)."""
+    links, stale = await store.identities(), await updating(store)
     accounts = sorted(u for u, i in links.items() if i == identity) or [identity]
     games: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for row in await store.results_with_opponents(accounts):
@@ -133,8 +208,9 @@ async def profile(store: Storage, identity: str) -> list[tuple[str, Standing]]:
                 names[other] = row["other_name"]
         if met:
             s.favourite = names[max(met, key=lambda o: (met[o], o))]
-        skill = (await store.skills(game, [identity])).get(identity)
-        s.rating = skill.ordinal if skill else 0.0
-        s.history = await store.rating_history(game, identity, HISTORY)
+        skills = await store.skills(game, [identity, *accounts] if game in stale else [identity])
+        key = identity if identity in skills else max(skills, key=lambda k: skills[k].ordinal, default=identity)
+        s.rating = skills[key].ordinal if key in skills else 0.0
+        s.history = await store.rating_history(game, key, HISTORY)
         found.append((game, s))
     return found

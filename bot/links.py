@@ -3,9 +3,9 @@
 `/link` gives the asker a one-time code, privately (`CODE_SECONDS` to live, single use);
 typed as `/link CODE` on the other platform or account, it joins that account to the
 asker's identity, and from then on both share ratings, stats and leaderboard place (the
-ratings are rebuilt from the results with the accounts as one player). `/unlink` takes the
-typing account out again. An identity is an opaque id (`id:<hex>`), so no account's own id
-stands for a group it may leave.
+games they played are rated again with the accounts as one player: asked for here, done in
+the background, `bot.ladder.Rerater`). `/unlink` takes the typing account out again. An
+identity is an opaque id (`id:<hex>`), so no account's own id stands for a group it may leave.
 
 Guessing is rate limited: a wrong code counts against the account that typed it
 (`PER_USER` in `GUESS_WINDOW`) and against everyone (`EVERYONE`), in the store, so a
@@ -60,14 +60,16 @@ async def link(core: Core, r: Request) -> list[Reply]:
         raise Refusal("ratings.link_bad_code")
     if redeemed.owner == me:
         raise Refusal("ratings.link_own_code")
-    if not await store.link_accounts(redeemed.owner, me, f"id:{secrets.token_hex(8)}"):  # and rebuilt
+    if not await store.link_accounts(redeemed.owner, me, f"id:{secrets.token_hex(8)}"):  # the rating asked for
         raise Refusal("ratings.link_unlink_first")
+    core.rerate()
     accounts = await ladder.accounts_of(store, await ladder.identity_of(store, me))
     return [notice(r.user, r.reader, t("ratings.linked", count=len(accounts)))]
 
 
 async def unlink(core: Core, r: Request) -> list[Reply]:
     """`/unlink`: this account goes its own way again (its own games, its own rating)."""
-    if not await core.store.unlink_account(r.user.id):  # and the ratings rebuilt
+    if not await core.store.unlink_account(r.user.id):  # and the rating again asked for
         raise Refusal("ratings.not_linked")
+    core.rerate()
     return [notice(r.user, r.reader, t("ratings.unlinked"))]

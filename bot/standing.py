@@ -85,6 +85,8 @@ async def leaderboard(core: Core, r: Request) -> list[Reply]:
     footer = tr(t("ratings.page", page=page, pages=pages))
     if mine is not None:
         footer += " · " + tr(t("ratings.your_place", rank=mine))
+    if game in await ladder.updating(core.store):
+        footer += " · " + tr(t("ratings.updating"))
     rows = [{"rank": i, "name": _name(s, tr), "rating": f"{s.rating:.1f}", "games": s.games,
              "win": f"{s.win_rate:.0%}", "streak": _streak(s), "ai": s.is_ai, "me": s.player == me}
             for i, s in enumerate(shown, (page - 1) * PAGE + 1)]  # fmt: skip
@@ -114,8 +116,9 @@ async def stats(core: Core, r: Request) -> list[Reply]:
         return [Reply(tr(t("host.stats_none", name=who.name)), audience=EVERYONE)]
     name = found[0][1].name
     accounts = len(await ladder.accounts_of(core.store, identity))
-    subtitle = tr(t("ratings.linked_accounts", count=accounts)) if accounts > 1 else ""
-    cards, lines = [], [tr(t("host.stats_header", name=name))]
+    stale = [tr(t("ratings.updating"))] if {game for game, _ in found} & await ladder.updating(core.store) else []
+    subtitle = " · ".join([tr(t("ratings.linked_accounts", count=accounts))] * (accounts > 1) + stale)
+    cards, lines = [], [tr(t("host.stats_header", name=name)), *stale]
     for game, s in found:
         history = s.history
         change = history[-1] - (history[-2] if len(history) > 1 else 0.0) if history else 0.0

@@ -97,8 +97,10 @@ class Redeemed:
 class Ratings(ABC):
     """Ratings (openskill skills per game and player, each rated game, each player's change),
     and accounts linked into one identity. One process at a time changes them (rating a game
-    in `save`, `rate_unrated`, `rebuild_ratings`, linking), across every process sharing the
-    database, so each game is rated exactly once and in the order games finished."""
+    in `save`, `rate_unrated`, a step of `rerate`, linking), across every process sharing the
+    database, so each game is rated exactly once and in the order games finished. Rating a
+    game's whole history again (linking changes who played it) is background work in small
+    steps (`rerate`), claimed with a lease; meanwhile the ratings read are those from before."""
 
     @abstractmethod
     async def rate_unrated(self) -> int:
@@ -106,8 +108,18 @@ class Ratings(ABC):
 
     @abstractmethod
     async def rebuild_ratings(self) -> int:
-        """Every rating again from the results and the linked accounts, in one transaction; how
-        many games were rated."""
+        """Every game's ratings again from the results and the linked accounts (`rerate` until
+        done, waiting for any part another process holds); how many games are rated."""
+
+    @abstractmethod
+    async def rerate(self, owner: str, lease: float) -> bool:
+        """One step of the re-rating that was asked for (a chunk of games, making the result
+        current, deleting the old), claimed by `owner` for `lease` seconds; False when there is
+        nothing this process may do now (nothing asked, or another live process holds it)."""
+
+    @abstractmethod
+    async def rerating(self) -> set[str]:
+        """The games (nim, gomoku, ...) whose ratings are being rated again."""
 
     @abstractmethod
     async def rated_counts(self) -> dict[str, int]:
@@ -153,13 +165,14 @@ class Ratings(ABC):
 
     @abstractmethod
     async def link_accounts(self, owner: str, joiner: str, new_identity: str) -> bool:
-        """`joiner` joins `owner`'s identity (`new_identity` if `owner` has none yet) and the
-        ratings are rebuilt, in one transaction; False if `joiner` shares another identity."""
+        """`joiner` joins `owner`'s identity (`new_identity` if `owner` has none yet), and the
+        games the identity's accounts played are asked to be rated again (`rerate`), in one
+        transaction; False if `joiner` shares another identity."""
 
     @abstractmethod
     async def unlink_account(self, user_id: str) -> bool:
-        """`user_id` leaves its identity (one of one account is dissolved) and the ratings are
-        rebuilt, in one transaction; False if it was not linked."""
+        """`user_id` leaves its identity (one of one account is dissolved), and the games its
+        accounts played are asked to be rated again, in one transaction; False if it was not linked."""
 
 
 class Storage(Ratings):

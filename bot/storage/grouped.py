@@ -4,9 +4,13 @@ thread and one commit (one fsync with `synchronous=FULL`).
 
 Nothing is weakened: each save still waits until the transaction that holds it is committed
 (so each accepted move is committed before its reply), and each keeps its own version check:
-a stale save changes nothing and raises `Conflict` alone, while the others commit. A save that
-fails on its own (a constraint) is rolled back to its savepoint and fails alone; a failure of
-the transaction itself (the disk full, the file locked) fails every save in it.
+a stale save changes nothing and raises `Conflict` alone, while the others commit. Each save
+fails alone, whatever its error: one that raises (a constraint, a value the driver cannot
+bind) is rolled back to its own savepoint and gets its error, the others commit; when the
+transaction fails after it began (SQLite rolled it all back on a save's error, the commit
+failed), each save is written again in a transaction of its own, so only the one at fault
+fails. A transaction that cannot even begin (the file locked by another process) is no
+save's fault: every save in it gets that error.
 At most `MOST` saves go in one transaction: each batch's saves go on at once when it commits,
 so a batch is a burst of work for the event loop, and a timer due meanwhile waits for it.
 Saves that rate a finished game (`Change.results`) do not come here: rating reads and writes
@@ -16,14 +20,16 @@ the ratings in the transaction with asynchronous code, so the store writes them 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
+import logging
 import sqlite3
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from bot.session import Change, Notice, Session
 from bot.storage.contract import aided_dump, dump, offer_outcome
+
+log = logging.getLogger(__name__)
 
 UPDATE = ("UPDATE sessions SET status=?, options=?, seed=?, state=?, version=?, deadline=?, offer=?, outcome=?,"
           " ply=?, updated_at=?, bot_turn=?, aided=? WHERE id=? AND version=?")  # fmt: skip
@@ -40,7 +46,7 @@ NOTICE = ("INSERT INTO outbox (key, channel, session_id, due, created_at, lease_
 Row = tuple[Any, ...]
 Rows = tuple[Row, list[Row] | None, Row | None, Row | None, Row | None]
 MOST = 16  # saves in one transaction: 100 at once held the event loop 20-30 ms after their commit
-Outcome = bool | sqlite3.Error  # True: written; False: a stale version (nothing written); else its error
+Outcome = bool | Exception  # True: written; False: a stale version (nothing written); else its own error
 
 
 def seat_rows(session: Session) -> list[tuple[Any, ...]]:
@@ -84,28 +90,51 @@ def write(conn: sqlite3.Connection, rows: Rows) -> bool:
 
 
 def write_all(conn: sqlite3.Connection, batch: Sequence[Rows]) -> list[Outcome]:
-    """Every save of `batch` in one transaction, each on its own savepoint when there are several."""
-    outcomes: list[Outcome] = []
-    conn.execute("BEGIN IMMEDIATE")
+    """Every save of `batch` in one transaction, each on its own savepoint when there are several
+    (a save that raises is undone alone, its error its outcome). When the transaction fails after
+    it began, each save again in a transaction of its own; an error of a lone save's transaction
+    (its BEGIN, its save, its COMMIT), and a BEGIN that fails, are raised."""
+    conn.execute("BEGIN IMMEDIATE")  # failing here, no save was tried: each would fail the same way
     try:
-        if len(batch) == 1:
-            outcomes.append(write(conn, batch[0]))
-        else:
-            for rows in batch:
-                conn.execute("SAVEPOINT one_save")
-                try:
-                    outcomes.append(write(conn, rows))
-                except sqlite3.Error as error:
-                    conn.execute("ROLLBACK TO one_save")
-                    outcomes.append(error)
-                conn.execute("RELEASE one_save")
+        outcomes = [write(conn, batch[0])] if len(batch) == 1 else [_on_savepoint(conn, rows) for rows in batch]
         conn.execute("COMMIT")
+        return outcomes
+    except Exception:
+        roll_back(conn)
+        if len(batch) == 1:
+            raise
     except BaseException:
-        if conn.in_transaction:
-            with contextlib.suppress(sqlite3.Error):
-                conn.execute("ROLLBACK")
+        roll_back(conn)
         raise
-    return outcomes
+    return [_alone(conn, rows) for rows in batch]  # whose fault it was, each save's own transaction tells
+
+
+def _on_savepoint(conn: sqlite3.Connection, rows: Rows) -> Outcome:
+    """One save of several in a transaction: its own error (any) undoes it alone and is its outcome."""
+    conn.execute("SAVEPOINT one_save")
+    try:
+        outcome: Outcome = write(conn, rows)
+    except Exception as error:
+        conn.execute("ROLLBACK TO one_save")  # raises if SQLite already rolled back the transaction
+        outcome = error
+    conn.execute("RELEASE one_save")
+    return outcome
+
+
+def _alone(conn: sqlite3.Connection, rows: Rows) -> Outcome:
+    try:
+        return write_all(conn, [rows])[0]
+    except Exception as error:
+        return error
+
+
+def roll_back(conn: sqlite3.Connection) -> None:
+    """Roll back the transaction the connection is in, if any (a failure to: logged)."""
+    if conn.in_transaction:
+        try:
+            conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            log.exception("rolling back failed")
 
 
 class GroupCommit:
@@ -117,14 +146,17 @@ class GroupCommit:
         self._waiting: list[tuple[Rows, asyncio.Future[Outcome]]] = []
         self._writer: asyncio.Task[None] | None = None
 
-    async def save(self, rows: Rows) -> Outcome:
-        """`rows` written and committed (True), stale (False), or its own error; a failure of
-        the whole transaction is raised."""
+    async def save(self, rows: Rows) -> bool:
+        """`rows` written and committed (True), or stale (False); its own error (nothing of it
+        written), or the error of a transaction that could not begin, is raised."""
         future: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
         self._waiting.append((rows, future))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.ensure_future(self._write())
-        return await future
+        outcome = await future
+        if isinstance(outcome, Exception):
+            raise outcome
+        return outcome
 
     async def _write(self) -> None:
         while self._waiting:

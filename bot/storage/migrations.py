@@ -9,7 +9,8 @@ reading the version again inside it, so two processes starting together migrate 
 
 Never edit a migration that has shipped: append one. (3, the ratings, shipped first, on
 SQLite alone, before the leases; so the leases are 4; the outbox is 6.) Adding a table is one migration
-here, the contract's methods (`bot.storage.contract`) and both implementations.
+here, the contract's methods (`bot.storage.contract`) and both implementations. It runs to
+more lines because it is the schema's whole history, twice (a dialect each), and only grows.
 """
 
 from __future__ import annotations
@@ -339,6 +340,92 @@ MIGRATIONS: list[Migration] = [
         """
         ALTER TABLE sessions ADD COLUMN aided TEXT;
         ALTER TABLE results ADD COLUMN aided TEXT;
+        """,
+    ),
+    Migration(
+        "ratings kept per epoch, so a game's history is rated again in the background (bot.storage.rebuilt)",
+        """
+        CREATE TABLE rating_epochs (
+            game TEXT PRIMARY KEY,
+            current INTEGER NOT NULL DEFAULT 0,
+            building INTEGER,
+            after_at REAL,
+            after_session INTEGER,
+            sweep INTEGER NOT NULL DEFAULT 0,
+            lease_owner TEXT,
+            lease_until REAL
+        );
+        CREATE TABLE ratings_by_epoch (
+            game TEXT NOT NULL,
+            epoch INTEGER NOT NULL DEFAULT 0,
+            player TEXT NOT NULL,
+            mu REAL NOT NULL,
+            sigma REAL NOT NULL,
+            PRIMARY KEY (game, epoch, player)
+        );
+        INSERT INTO ratings_by_epoch (game, epoch, player, mu, sigma) SELECT game, 0, player, mu, sigma FROM ratings;
+        DROP TABLE ratings;
+        ALTER TABLE ratings_by_epoch RENAME TO ratings;
+        CREATE TABLE rated_games_by_epoch (
+            session_id INTEGER NOT NULL,
+            epoch INTEGER NOT NULL DEFAULT 0,
+            game TEXT NOT NULL,
+            players TEXT NOT NULL,
+            place TEXT NOT NULL,
+            weight REAL NOT NULL,
+            at REAL NOT NULL,
+            PRIMARY KEY (session_id, epoch)
+        );
+        INSERT INTO rated_games_by_epoch (session_id, epoch, game, players, place, weight, at)
+            SELECT session_id, 0, game, players, place, weight, at FROM rated_games;
+        DROP TABLE rated_games;
+        ALTER TABLE rated_games_by_epoch RENAME TO rated_games;
+        CREATE INDEX rated_games_by_players ON rated_games(game, epoch, players, at);
+        CREATE INDEX rated_games_by_place ON rated_games(place, game, epoch);
+        CREATE TABLE rating_changes_by_epoch (
+            session_id INTEGER NOT NULL,
+            epoch INTEGER NOT NULL DEFAULT 0,
+            player TEXT NOT NULL,
+            game TEXT NOT NULL,
+            rating_from REAL NOT NULL,
+            rating_to REAL NOT NULL,
+            at REAL NOT NULL,
+            PRIMARY KEY (session_id, epoch, player)
+        );
+        INSERT INTO rating_changes_by_epoch (session_id, epoch, player, game, rating_from, rating_to, at)
+            SELECT session_id, 0, player, game, rating_from, rating_to, at FROM rating_changes;
+        DROP TABLE rating_changes;
+        ALTER TABLE rating_changes_by_epoch RENAME TO rating_changes;
+        CREATE INDEX rating_changes_by_player ON rating_changes(game, epoch, player, at);
+        CREATE INDEX results_by_time ON results(game, at, session_id);
+        """,
+        """
+        CREATE TABLE rating_epochs (
+            game TEXT PRIMARY KEY,
+            current BIGINT NOT NULL DEFAULT 0,
+            building BIGINT,
+            after_at DOUBLE PRECISION,
+            after_session BIGINT,
+            sweep INTEGER NOT NULL DEFAULT 0,
+            lease_owner TEXT,
+            lease_until DOUBLE PRECISION
+        );
+        ALTER TABLE ratings ADD COLUMN epoch BIGINT NOT NULL DEFAULT 0;
+        ALTER TABLE ratings DROP CONSTRAINT ratings_pkey;
+        ALTER TABLE ratings ADD PRIMARY KEY (game, epoch, player);
+        ALTER TABLE rated_games ADD COLUMN epoch BIGINT NOT NULL DEFAULT 0;
+        ALTER TABLE rated_games DROP CONSTRAINT rated_games_pkey;
+        ALTER TABLE rated_games ADD PRIMARY KEY (session_id, epoch);
+        DROP INDEX rated_games_by_players;
+        CREATE INDEX rated_games_by_players ON rated_games(game, epoch, players, at);
+        DROP INDEX rated_games_by_place;
+        CREATE INDEX rated_games_by_place ON rated_games(place, game, epoch);
+        ALTER TABLE rating_changes ADD COLUMN epoch BIGINT NOT NULL DEFAULT 0;
+        ALTER TABLE rating_changes DROP CONSTRAINT rating_changes_pkey;
+        ALTER TABLE rating_changes ADD PRIMARY KEY (session_id, epoch, player);
+        DROP INDEX rating_changes_by_player;
+        CREATE INDEX rating_changes_by_player ON rating_changes(game, epoch, player, at);
+        CREATE INDEX results_by_time ON results(game, at, session_id);
         """,
     ),
 ]

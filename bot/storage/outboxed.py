@@ -20,7 +20,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.session import Outgoing
-from bot.storage.rated import SQLRatings, marks
+from bot.storage.rated import marks
+from bot.storage.rebuilt import SQLRebuilds
 
 
 def _free(table: str, now: str) -> str:
@@ -28,11 +29,8 @@ def _free(table: str, now: str) -> str:
     return f"({table}.lease_owner IS NULL OR {table}.lease_owner=? OR {table}.lease_until < {now})"
 
 
-class SQLOutbox(SQLRatings):
-    """The outbox methods for a backend that supplies `Tx`s (as `SQLRatings`)."""
-
-    _now: str  # the lease clock, in the backend's SQL: seconds since 1970
-    _skip_locked: str = ""  # PostgreSQL: " FOR UPDATE SKIP LOCKED"
+class SQLOutbox(SQLRebuilds):
+    """The outbox methods for a backend that supplies `Tx`s and its lease clock (as `SQLRebuilds`)."""
 
     async def outbox_claim(self, now: float, owner: str, lease: float, platforms: Sequence[str] | None = None,
                            most: int = 100) -> list[Outgoing]:  # fmt: skip

@@ -70,7 +70,7 @@ SEATS = ("(SELECT json_agg(json_build_array(seat, user_id, name, handle, ai_leve
 
 class PostgresStorage(SQLOutbox):
     shared = True
-    _now, _skip_locked = NOW, " FOR UPDATE SKIP LOCKED"
+    _now, _skip_locked, _chunks = NOW, " FOR UPDATE SKIP LOCKED", 8
 
     def __init__(self, pool: asyncpg.Pool, where: str, wait: float = 5.0) -> None:
         self.pool = pool

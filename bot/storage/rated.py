@@ -7,20 +7,25 @@ a `Tx` of their own: their connection inside a transaction, their driver's error
 savepoint, and a lock held until the transaction ends (a PostgreSQL advisory lock;
 SQLite's write transaction is one already, for the whole file).
 
-Whatever changes the ratings (a game rated in `save`, `rate_unrated`, a rebuild, linking)
+Whatever changes the ratings (a game rated in `save`, `rate_unrated`, re-rating, linking)
 takes the `RATINGS` lock first and then reads what it builds on, so games finishing at
 once in several processes are rated one after the other, each from the ratings the other
 left, and each exactly once (`rated_games`' key says so too). Codes typed to link
 accounts are counted under a lock of their own, so the throttle holds across processes.
+
+The ratings of each game (Nim, Gomoku, ...) are kept per epoch: each row of `ratings`,
+`rated_games` and `rating_changes` carries one, `rating_epochs.current` says which one
+people see (no row: 0), and every reader here reads that one alone. Rating a game's whole
+history again (after a link) builds the next epoch beside it, in the background, and then
+makes it current at once (`bot.storage.rebuilt`).
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 from abc import ABC, abstractmethod
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Sequence
 from typing import Any
 
@@ -67,7 +72,7 @@ def played_of(session_id: int, rows: list[dict[str, Any]], links: dict[str, str]
     return Played(session_id, rows[0]["game"], rows[0]["at"], entries)
 
 
-async def _links(tx: Tx, user_ids: Sequence[str] | None = None) -> dict[str, str]:
+async def links_of(tx: Tx, user_ids: Sequence[str] | None = None) -> dict[str, str]:
     if user_ids is None:
         rows = await tx.rows("SELECT user_id, identity FROM links")
     else:
@@ -76,30 +81,65 @@ async def _links(tx: Tx, user_ids: Sequence[str] | None = None) -> dict[str, str
     return {r["user_id"]: r["identity"] for r in rows}
 
 
-async def _linked(tx: Tx, identity: str) -> list[str]:
+async def linked_as(tx: Tx, identity: str) -> list[str]:
     """The accounts linked as `identity`."""
     rows = await tx.rows("SELECT user_id FROM links WHERE identity=? ORDER BY user_id", identity)
     return [r["user_id"] for r in rows]
 
 
+def current(column: str = "?") -> str:
+    """The SQL of the current epoch of the game `column` names (a placeholder by default)."""
+    return f"COALESCE((SELECT e.current FROM rating_epochs e WHERE e.game={column}), 0)"
+
+
+async def ladder_for(tx: Tx, game: str, epoch: int, games: Sequence[Played]) -> ratings.Ladder:
+    """The fold (`ratings.Ladder`) as `epoch` of `game` leaves it for rating `games` in order: the
+    skills of their players, and the times of their pairings' rated games within `WINDOW`."""
+    players, keys = sorted({p for g in games for p in g.players}), sorted({g.key for g in games})
+    found = await tx.rows(f"SELECT player, mu, sigma FROM ratings WHERE game=? AND epoch=? AND player IN"
+                          f" ({marks(len(players))})", game, epoch, *players)  # fmt: skip
+    recent = await tx.rows("SELECT players, at FROM rated_games WHERE game=? AND epoch=? AND weight>0 AND at>? AND"
+                           f" players IN ({marks(len(keys))}) ORDER BY at", game, epoch,
+                           min(g.at for g in games) - WINDOW, *keys)  # fmt: skip
+    times: defaultdict[tuple[str, str], deque[float]] = defaultdict(deque)
+    for row in recent:
+        times[(game, row["players"])].append(row["at"])
+    return ratings.Ladder({(game, r["player"]): Skill(r["mu"], r["sigma"]) for r in found}, times)
+
+
+async def finished(tx: Tx, session_ids: Sequence[int]) -> list[tuple[Played, str]]:
+    """Finished games as the rating scheme reads them (the accounts as linked now), in the order
+    they are rated (their time, then their id), each with the place it was played at."""
+    if not session_ids:
+        return []
+    rows = await tx.rows("SELECT r.*, COALESCE(c.value, s.channel) AS place FROM results r JOIN sessions s"
+                         " ON s.id=r.session_id LEFT JOIN channel_settings c ON c.channel=s.channel AND c.key=?"
+                         f" WHERE r.session_id IN ({marks(len(session_ids))}) ORDER BY r.at, r.session_id, r.seat",
+                         PLACE, *session_ids)  # fmt: skip
+    links = await links_of(tx, sorted({r["user_id"] for r in rows}))
+    seats: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        seats[row["session_id"]].append(row)
+    return [(played_of(sid, found, links), found[0]["place"]) for sid, found in seats.items()]
+
+
+def fold(ladder: ratings.Ladder, games: Sequence[tuple[Played, str]]) -> list[tuple[Played, Rated, str]]:
+    return [(played, ladder.play(played), place) for played, place in games]
+
+
 async def rate_game(tx: Tx, session_id: int) -> Rated | None:
     """Rate a finished game from the ratings as they are now (once: a rated game is left alone)."""
     await tx.lock(RATINGS)
-    if await tx.rows("SELECT session_id FROM rated_games WHERE session_id=?", session_id):
+    games = await finished(tx, [session_id])
+    if not games:
         return None
-    rows = await tx.rows("SELECT * FROM results WHERE session_id=? ORDER BY seat", session_id)
-    if not rows:
+    played = games[0][0]
+    epoch = (await tx.rows(f"SELECT {current()} AS epoch", played.game))[0]["epoch"]
+    if await tx.rows("SELECT session_id FROM rated_games WHERE session_id=? AND epoch=?", session_id, epoch):
         return None
-    played = played_of(session_id, rows, await _links(tx, sorted({r["user_id"] for r in rows})))
-    recent = await tx.rows("SELECT COUNT(*) AS n FROM rated_games WHERE game=? AND players=? AND at>? AND weight>0",
-                           played.game, played.key, played.at - WINDOW)  # fmt: skip
-    found = await tx.rows("SELECT player, mu, sigma FROM ratings WHERE game=? AND player IN"
-                          f" ({marks(len(played.players))})", played.game, *played.players)  # fmt: skip
-    rated = ratings.rate(played, {r["player"]: Skill(r["mu"], r["sigma"]) for r in found}, recent[0]["n"])
-    place = await tx.rows("SELECT COALESCE(c.value, s.channel) AS place FROM sessions s LEFT JOIN channel_settings c"
-                          " ON c.channel=s.channel AND c.key=? WHERE s.id=?", PLACE, session_id)  # fmt: skip
-    await _write(tx, [(played, rated, place[0]["place"] if place else "")])
-    return rated
+    rated = fold(await ladder_for(tx, played.game, epoch, [played]), games)
+    await write(tx, epoch, rated)
+    return rated[0][1]
 
 
 async def rate_finished(tx: Tx, session_id: int) -> None:
@@ -115,62 +155,27 @@ async def rate_finished(tx: Tx, session_id: int) -> None:
         log.exception("rating session %s failed; it is rated when a host starts next", session_id)
 
 
-async def _write(tx: Tx, games: list[tuple[Played, Rated, str]]) -> None:
-    """Save rated games: the new ratings, the games, and each player's change."""
+async def write(tx: Tx, epoch: int, games: list[tuple[Played, Rated, str]]) -> None:
+    """Save rated games in `epoch`: the new ratings, the games, and each player's change."""
     latest: dict[tuple[str, str], Skill] = {}
     for played, rated, _ in games:
         if rated.weight > 0:
             latest.update({(played.game, p): s for p, s in rated.after.items()})
     await tx.many(
-        "INSERT INTO ratings (game, player, mu, sigma) VALUES (?, ?, ?, ?)"
-        " ON CONFLICT (game, player) DO UPDATE SET mu=excluded.mu, sigma=excluded.sigma",
-        [(game, player, s.mu, s.sigma) for (game, player), s in latest.items()],
+        "INSERT INTO ratings (game, epoch, player, mu, sigma) VALUES (?, ?, ?, ?, ?)"
+        " ON CONFLICT (game, epoch, player) DO UPDATE SET mu=excluded.mu, sigma=excluded.sigma",
+        [(game, epoch, player, s.mu, s.sigma) for (game, player), s in latest.items()],
     )
     await tx.many(
-        "INSERT INTO rated_games (session_id, game, players, place, weight, at) VALUES (?, ?, ?, ?, ?, ?)",
-        [(p.session, p.game, p.key, place, r.weight, p.at) for p, r, place in games],
+        "INSERT INTO rated_games (session_id, epoch, game, players, place, weight, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(p.session, epoch, p.game, p.key, place, r.weight, p.at) for p, r, place in games],
     )
     await tx.many(
-        "INSERT INTO rating_changes (session_id, player, game, rating_from, rating_to, at) VALUES (?, ?, ?, ?, ?, ?)",
-        [(p.session, player, p.game, r.before[player].ordinal, r.after[player].ordinal, p.at)
+        "INSERT INTO rating_changes (session_id, epoch, player, game, rating_from, rating_to, at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(p.session, epoch, player, p.game, r.before[player].ordinal, r.after[player].ordinal, p.at)
          for p, r, _ in games for player in dict.fromkeys(e.player for e in p.entries)],
     )  # fmt: skip
-
-
-def _of_games(column: str, games: Sequence[str]) -> str:
-    """The SQL condition that `column` is one of `games` (any game when there are none)."""
-    return f"{column} IN ({marks(len(games))})" if games else "TRUE"
-
-
-async def rebuild(tx: Tx, players: Sequence[str] | None = None) -> int:
-    """Every rating again from the results (the same fold as `rate_game`, game after game); with
-    `players`, only the games (Nim, Gomoku, ...) any of them played: each game's ratings are its own."""
-    await tx.lock(RATINGS)
-    links = await _links(tx)
-    only: list[str] = []  # the games rebuilt (all of them if empty)
-    if players is not None:
-        found = await tx.rows(f"SELECT DISTINCT game FROM results WHERE user_id IN ({marks(len(players))})", *players)
-        only = sorted(r["game"] for r in found)
-        if not only:
-            return 0
-    rows = await tx.rows("SELECT r.*, COALESCE(c.value, s.channel) AS place FROM results r JOIN sessions s"
-                         " ON s.id=r.session_id LEFT JOIN channel_settings c ON c.channel=s.channel AND c.key=?"
-                         f" WHERE {_of_games('r.game', only)} ORDER BY r.at, r.session_id, r.seat",
-                         PLACE, *only)  # fmt: skip
-    by_game: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for row in rows:
-        by_game[row["session_id"]].append(row)
-
-    def replay() -> list[tuple[Played, Rated, str]]:
-        ladder = ratings.Ladder()
-        return [(p, ladder.play(p), seats[0]["place"])
-                for sid, seats in by_game.items() for p in (played_of(sid, seats, links),)]  # fmt: skip
-
-    games = await asyncio.to_thread(replay)
-    for table in ("ratings", "rated_games", "rating_changes"):
-        await tx.run(f"DELETE FROM {table} WHERE {_of_games('game', only)}", *only)
-    await _write(tx, games)
-    return len(games)
 
 
 class SQLRatings(Storage):
@@ -192,16 +197,13 @@ class SQLRatings(Storage):
         async with self._writing() as tx:
             await tx.lock(RATINGS)
             rows = await tx.rows(
-                "SELECT session_id, MIN(at) AS at FROM results WHERE session_id NOT IN"
-                " (SELECT session_id FROM rated_games) GROUP BY session_id ORDER BY at, session_id"
+                "SELECT session_id, MIN(at) AS at FROM results r WHERE NOT EXISTS (SELECT 1 FROM rated_games g"
+                f" WHERE g.session_id=r.session_id AND g.epoch={current('r.game')})"
+                " GROUP BY session_id ORDER BY at, session_id"
             )
             for row in rows:
                 await rate_finished(tx, row["session_id"])
         return len(rows)
-
-    async def rebuild_ratings(self) -> int:
-        async with self._writing() as tx:
-            return await rebuild(tx)
 
     async def active_counts(self) -> dict[tuple[str, str], int]:
         rows = await self._query("SELECT status, game, COUNT(*) AS n FROM sessions WHERE status IN ('lobby', 'playing')"
@@ -209,21 +211,22 @@ class SQLRatings(Storage):
         return {(r["status"], r["game"]): r["n"] for r in rows}
 
     async def rated_counts(self) -> dict[str, int]:
-        rows = await self._query("SELECT game, COUNT(*) AS n FROM rated_games GROUP BY game")
+        rows = await self._query(f"SELECT game, COUNT(*) AS n FROM rated_games g WHERE epoch={current('g.game')}"
+                                 " GROUP BY game")  # fmt: skip
         return {r["game"]: r["n"] for r in rows}
 
     async def skills(self, game: str, players: Sequence[str] | None = None) -> dict[str, Skill]:
         if players is None:
-            rows = await self._query("SELECT player, mu, sigma FROM ratings WHERE game=? AND player NOT LIKE ?",
-                                    game, ratings.ROLE + "%")  # fmt: skip
+            rows = await self._query(f"SELECT player, mu, sigma FROM ratings WHERE game=? AND epoch={current()} AND"
+                                     " player NOT LIKE ?", game, game, ratings.ROLE + "%")  # fmt: skip
         else:
-            rows = await self._query("SELECT player, mu, sigma FROM ratings WHERE game=? AND player IN"
-                                     f" ({marks(len(players))})", game, *players)  # fmt: skip
+            rows = await self._query(f"SELECT player, mu, sigma FROM ratings WHERE game=? AND epoch={current()} AND"
+                                     f" player IN ({marks(len(players))})", game, game, *players)  # fmt: skip
         return {r["player"]: Skill(r["mu"], r["sigma"]) for r in rows}
 
     async def rating_history(self, game: str, player: str, limit: int) -> list[float]:
-        rows = await self._query("SELECT rating_to FROM rating_changes WHERE game=? AND player=?"
-                                " ORDER BY at DESC, session_id DESC LIMIT ?", game, player, limit)  # fmt: skip
+        rows = await self._query(f"SELECT rating_to FROM rating_changes WHERE game=? AND epoch={current()} AND player=?"
+                                 " ORDER BY at DESC, session_id DESC LIMIT ?", game, game, player, limit)  # fmt: skip
         return [r["rating_to"] for r in reversed(rows)]
 
     async def game_results(self, game: str) -> list[dict[str, Any]]:
@@ -232,7 +235,8 @@ class SQLRatings(Storage):
 
     async def players_at(self, place: str, game: str) -> set[str]:
         rows = await self._query("SELECT DISTINCT r.user_id FROM results r JOIN rated_games g ON"
-                                " g.session_id=r.session_id WHERE g.place=? AND g.game=?", place, game)  # fmt: skip
+                                 f" g.session_id=r.session_id WHERE g.place=? AND g.game=? AND g.epoch={current()}",
+                                 place, game, game)  # fmt: skip
         return {r["user_id"] for r in rows}
 
     async def results_with_opponents(self, accounts: Sequence[str]) -> list[dict[str, Any]]:
@@ -249,7 +253,7 @@ class SQLRatings(Storage):
 
     async def identities(self) -> dict[str, str]:
         async with self._reading() as tx:
-            return await _links(tx)
+            return await links_of(tx)
 
     async def issue_code(self, user_id: str, code: str, now: float, expires: float) -> None:
         async with self._writing() as tx:
@@ -274,28 +278,3 @@ class SQLRatings(Storage):
             await tx.run("DELETE FROM link_guesses WHERE at<=?", now - throttle.window)
             await tx.many("INSERT INTO link_guesses (who, at) VALUES (?, ?)", [(user_id, now), (EVERYONE, now)])
             return Redeemed(None)
-
-    async def link_accounts(self, owner: str, joiner: str, new_identity: str) -> bool:
-        async with self._writing() as tx:
-            await tx.lock(RATINGS)
-            found = await _links(tx, [owner, joiner])
-            if joiner in found:
-                return found[joiner] == found.get(owner)
-            identity = found.get(owner) or new_identity
-            await tx.many("INSERT INTO links (user_id, identity) VALUES (?, ?) ON CONFLICT (user_id) DO NOTHING",
-                          [(owner, identity), (joiner, identity)])  # fmt: skip
-            await rebuild(tx, await _linked(tx, identity))
-        return True
-
-    async def unlink_account(self, user_id: str) -> bool:
-        async with self._writing() as tx:
-            await tx.lock(RATINGS)
-            found = await _links(tx, [user_id])
-            if user_id not in found:
-                return False
-            together = await _linked(tx, found[user_id])
-            await tx.run("DELETE FROM links WHERE user_id=?", user_id)
-            if len(together) == 2:
-                await tx.run("DELETE FROM links WHERE identity=?", found[user_id])
-            await rebuild(tx, together)
-        return True

@@ -22,7 +22,6 @@ import asyncio
 import contextlib
 import functools
 import json
-import logging
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import replace
@@ -32,12 +31,11 @@ import aiosqlite
 
 from bot.session import Change, ChannelBusy, Conflict, MoveRow, Notice, Session
 from bot.storage.contract import StorageUnavailable, dump, move_of, offer_outcome, session_of
-from bot.storage.grouped import NOTICE, NOW, SEATS, GroupCommit, notice_row, rows_of, seat_rows, write
+from bot.storage.grouped import NOTICE, NOW, SEATS, GroupCommit, notice_row, roll_back, rows_of, seat_rows, write
 from bot.storage.migrations import MIGRATIONS, newer, statements
 from bot.storage.outboxed import SQLOutbox
 from bot.storage.rated import Tx, rate_finished
 
-log = logging.getLogger(__name__)
 P = ParamSpec("P")
 R = TypeVar("R")
 ACTIVE = "status IN ('lobby', 'playing')"
@@ -45,16 +43,21 @@ FREE = f"(lease_owner IS NULL OR lease_owner=:owner OR lease_until < {NOW})"
 
 
 def _guarded(method: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
-    """SQLite's errors out of `method` become `StorageUnavailable`."""
+    """SQLite's errors out of `method` become `StorageUnavailable` (as do those of a closed store)."""
 
     @functools.wraps(method)
     async def guarded(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return await method(*args, **kwargs)
-        except sqlite3.Error as error:
-            raise StorageUnavailable(str(error)) from error
+        except (sqlite3.Error, ValueError) as error:
+            raise _unavailable(args[0], error) from error
 
     return guarded
+
+
+def _unavailable(store: Any, error: Exception) -> Exception:
+    sql, closed = isinstance(error, sqlite3.Error), store.db._connection is None  # closed: aiosqlite's ValueError
+    return StorageUnavailable(str(error) if sql else "the database is closed") if sql or closed else error
 
 
 class SQLiteTx(Tx):
@@ -214,10 +217,8 @@ class SQLiteStorage(SQLOutbox):
         change = change or Change()
         if not change.results:  # with the other channels' saves of the moment, in one transaction
             outcome = await self._group.save(rows_of(session, change))
-            if outcome is False:
+            if not outcome:  # its own error (nothing of it written) is raised, SQLite's as StorageUnavailable
                 raise Conflict(session.id)
-            if isinstance(outcome, sqlite3.Error):
-                raise StorageUnavailable(str(outcome)) from outcome
             session.version += 1
             session.saved_seats = [replace(seat) for seat in session.seats]
             return
@@ -243,19 +244,18 @@ class SQLiteStorage(SQLOutbox):
     @contextlib.asynccontextmanager
     async def _transaction(self) -> AsyncIterator[None]:
         """One write transaction on the connection: committed when the block ends, else rolled back.
-        SQLite rolls back by itself on some errors (a full disk): then the error is raised as it
-        is, not hidden behind a failed ROLLBACK."""
+        The rollback is a trip to the database's thread, queued after every trip of the block, so
+        it comes after one its task stopped waiting for (cancelled: the trip runs all the same),
+        and the connection is never left in a transaction; it is not tried when SQLite rolled
+        back by itself (a full disk) or the store is closed: the block's error is raised as it is."""
         async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
             try:
+                await self.db.execute("BEGIN IMMEDIATE")
                 yield
                 await self.db.execute("COMMIT")
             except BaseException:
-                if self.db.in_transaction:
-                    try:
-                        await self.db.execute("ROLLBACK")
-                    except sqlite3.Error:
-                        log.exception("rolling back failed")
+                with contextlib.suppress(ValueError):  # closed meanwhile: nothing is left open
+                    await self.db._execute(roll_back, self.db._conn)
                 raise
 
     @contextlib.asynccontextmanager
@@ -263,16 +263,16 @@ class SQLiteStorage(SQLOutbox):
         try:
             async with self._lock:
                 yield SQLiteTx(self.db)
-        except sqlite3.Error as error:
-            raise StorageUnavailable(str(error)) from error
+        except (sqlite3.Error, ValueError) as error:
+            raise _unavailable(self, error) from error
 
     @contextlib.asynccontextmanager
     async def _writing(self) -> AsyncIterator[Tx]:
         try:
             async with self._transaction():
                 yield SQLiteTx(self.db)
-        except sqlite3.Error as error:
-            raise StorageUnavailable(str(error)) from error
+        except (sqlite3.Error, ValueError) as error:
+            raise _unavailable(self, error) from error
 
     async def _write_seats(self, session: Session) -> None:
         await self.db.executemany(SEATS, seat_rows(session))
@@ -300,9 +300,8 @@ class SQLiteStorage(SQLOutbox):
 
     @_guarded
     async def next_deadline(self) -> float | None:
-        async with self._between():
-            sql = f"SELECT MIN(deadline) FROM sessions WHERE deadline IS NOT NULL AND {ACTIVE}"
-            return (await (await self.db.execute(sql)).fetchone())[0]
+        return (await self._rows(f"SELECT MIN(deadline) AS d FROM sessions WHERE deadline IS NOT NULL AND {ACTIVE}")
+                )[0]["d"]  # fmt: skip
 
     async def _one(self, sql: str, *params: Any) -> Session | None:
         found = await self._many(sql, *params)
@@ -333,9 +332,8 @@ class SQLiteStorage(SQLOutbox):
                 f"{served} RETURNING id",
                 {"owner": owner, "lease": lease, "now": now, **names},
             )
-        if not rows:
-            return []
-        found = await self._many(f"SELECT * FROM sessions WHERE id IN ({','.join(str(r[0]) for r in rows)})")
+        found = await self._many(f"SELECT * FROM sessions WHERE id IN ({','.join(str(r[0]) for r in rows)})") \
+            if rows else []  # fmt: skip
         return sorted(found, key=lambda s: (s.deadline is None, s.deadline or 0.0, s.id))
 
     @_guarded

@@ -21,6 +21,8 @@ from tests.postgres import rows
 BACKENDS = BOTH
 NOW = 1_700_000_000.0
 THROTTLE = Throttle(900.0, 2, 3)
+CHANGES = ("SELECT session_id, player, game, rating_from, rating_to, at FROM rating_changes"
+           " ORDER BY session_id, rating_to, player")  # fmt: skip
 
 
 @pytest.fixture
@@ -78,9 +80,9 @@ async def test_each_game_is_rated_with_its_results_exactly_as_the_fold_rates_it(
     mine = await store.results_with_opponents(["u:a"])
     assert [(r["game"], r["other"]) for r in mine][:4] == [("nim", "u:b"), ("nim", "u:b"), ("checkers", "u:c"),
                                                            ("checkers", "ai:hard")]  # fmt: skip
-    before = await rows(store, "SELECT * FROM rating_changes ORDER BY session_id, rating_to")
+    before = await rows(store, CHANGES)
     assert await store.rebuild_ratings() == 5
-    assert await rows(store, "SELECT * FROM rating_changes ORDER BY session_id, rating_to") == before
+    assert await rows(store, CHANGES) == before
 
 
 async def test_a_handle_names_the_account_that_last_sat_down_with_it(store: Storage) -> None:
@@ -103,15 +105,27 @@ async def test_link_codes_are_single_use_and_wrong_ones_throttled(store: Storage
     assert (await store.redeem_code("u:e", None, NOW + 901, THROTTLE)).wait == 0
 
 
-async def test_linking_and_unlinking_rebuild_the_ratings_at_once(store: Storage) -> None:
+async def settle(store: Storage, owner: str = "test") -> int:
+    """Every step of the re-rating asked for, here; how many."""
+    steps = 0
+    while await store.rerate(owner, 60):
+        steps += 1
+    return steps
+
+
+async def test_linking_and_unlinking_ask_for_the_games_to_be_rated_again(store: Storage) -> None:
     await finished(store, "c:1", [("u:a", 1, None), ("u:b", 2, None)], NOW)
     await finished(store, "c:2", [("t:a", 1, None), ("u:c", 2, None)], NOW + 60)
     assert await store.link_accounts("u:a", "t:a", "id:1")
     assert await store.identities() == {"u:a": "id:1", "t:a": "id:1"}
+    assert await store.rerating() == {"nim"}  # asked for; nothing rated on the command's path
+    assert set(await store.skills("nim")) == {"u:a", "t:a", "u:b", "u:c"}  # as before, meanwhile
+    assert await settle(store) > 0 and await store.rerating() == set()
     assert set(await store.skills("nim")) == {"id:1", "u:b", "u:c"}  # one player, two wins
     assert not await store.link_accounts("u:c", "t:a", "id:2")  # t:a shares another identity
     assert await store.link_accounts("u:a", "t:a", "id:3")  # the same again: fine
     assert await store.unlink_account("t:a") and await store.identities() == {}  # an identity of one is dissolved
+    await settle(store)
     assert set(await store.skills("nim")) == {"u:a", "t:a", "u:b", "u:c"}
     assert not await store.unlink_account("t:a")
 
@@ -123,9 +137,11 @@ async def test_linking_rebuilds_only_the_games_the_linked_accounts_played(store:
     async with store._writing() as tx:  # a mark a rebuild of Gomoku would wipe out
         await tx.run("UPDATE ratings SET mu=99 WHERE game='gomoku' AND player='u:d'")
     assert await store.link_accounts("u:a", "t:a", "id:1")
+    await settle(store)
     assert set(await store.skills("nim")) == {"id:1", "u:b", "u:c"}
     assert (await store.skills("gomoku"))["u:d"].mu == 99  # not played by u:a nor t:a: left alone
     assert await store.unlink_account("t:a")
+    await settle(store)
     assert set(await store.skills("nim")) == {"u:a", "t:a", "u:b", "u:c"}
     assert (await store.skills("gomoku"))["u:d"].mu == 99
     assert await store.rebuild_ratings() == 3  # every game again
@@ -183,7 +199,7 @@ async def test_a_file_the_ratings_release_wrote_gains_the_leases_and_keeps_its_r
         await db.execute("PRAGMA user_version=3")
     store = await open_storage(str(path))
     try:
-        assert await store.schema_version() == len(MIGRATIONS) == 7
+        assert await store.schema_version() == len(MIGRATIONS) == 8
         assert (await store.skills("nim"))["u:a"].mu == 30.0
         await finished(store, "c:1", [("u:a", 1, None), ("u:b", 2, None)], NOW)
         assert (await store.skills("nim"))["u:a"].mu > 30.0 and await store.claim(NOW, "me", 60) == []

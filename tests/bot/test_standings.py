@@ -22,6 +22,9 @@ from tests.postgres import execute, rows
 
 BACKENDS = BOTH
 DAVE = person("dave")
+RATINGS = "SELECT game, player, mu, sigma FROM ratings ORDER BY mu"
+CHANGES = ("SELECT session_id, player, game, rating_from, rating_to, at FROM rating_changes"
+           " ORDER BY session_id, rating_to, player")  # fmt: skip
 
 
 async def say(table: Table, user: User, text: str, channel: str = "console:test", place: str | None = None,
@@ -55,11 +58,11 @@ async def test_a_finished_game_is_rated_once_and_the_rebuild_agrees(table: Table
     assert await rows(table.store, "SELECT session_id FROM rated_games") == [{"session_id": (await table.session()).id}]
     table.clock.advance(60)
     await nim_win(table, BOB, ALICE)
-    before = await rows(table.store, "SELECT * FROM ratings ORDER BY mu")
-    changes = await rows(table.store, "SELECT * FROM rating_changes ORDER BY session_id, rating_to")
+    before = await rows(table.store, RATINGS)
+    changes = await rows(table.store, CHANGES)
     assert await ladder.rebuild(table.store) == 2
-    assert await rows(table.store, "SELECT * FROM ratings ORDER BY mu") == before
-    assert await rows(table.store, "SELECT * FROM rating_changes ORDER BY session_id, rating_to") == changes
+    assert await rows(table.store, RATINGS) == before
+    assert await rows(table.store, CHANGES) == changes
 
 
 async def test_solo_games_rate_the_ai_level(table: Table) -> None:
@@ -138,9 +141,9 @@ async def test_processes_catching_up_together_rate_each_game_once(
                 await store.close()
         assert sorted(counted) == [0, 0, 0, 3]  # one of them rated all three; the others found none left
         assert len(await rows(table.store, "SELECT * FROM rated_games")) == 3
-        once = await rows(table.store, "SELECT * FROM ratings ORDER BY mu")
+        once = await rows(table.store, RATINGS)
         await ladder.rebuild(table.store)
-        assert await rows(table.store, "SELECT * FROM ratings ORDER BY mu") == once  # each game once, in order
+        assert await rows(table.store, RATINGS) == once  # each game once, in order
     finally:
         await close_table(table)
 
@@ -232,6 +235,7 @@ async def test_linked_accounts_share_ratings_stats_and_place(table: Table) -> No
     code = await link_code(table, ALICE)
     linked = await table.say(TG_ALICE, f"/link {code.lower()}")
     assert "your 2 accounts now share" in linked[0].text
+    await table.host.idle()  # the games rated again, in the background
     board = written(await table.say(DAVE, "/leaderboard nim"))
     assert board.count("Alice") == 1 and "2 games" in next(x for x in board.splitlines() if "Alice" in x)
     for who in (ALICE, TG_ALICE):
@@ -241,6 +245,7 @@ async def test_linked_accounts_share_ratings_stats_and_place(table: Table) -> No
     assert identity.startswith("id:") and await rating(table, "nim", identity) > await rating(table, "nim", BOB.id)
     unlinked = await table.say(TG_ALICE, "/unlink")
     assert "own games and rating again" in unlinked[0].text
+    await table.host.idle()
     assert "1 won · 0 lost" in written(await table.say(ALICE, "/stats"))
     assert await rating(table, "nim", ALICE.id) > 0 and await rating(table, "nim", TG_ALICE.id) > 0
     assert "not linked" in (await table.say(TG_ALICE, "/unlink"))[0].text

@@ -5,12 +5,15 @@ background work is held by one owner at a time until it lets go or its lease run
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from bot.session import Change, ChannelBusy, Conflict, MoveRow, Result, Seat, Session, SessionStatus
-from bot.storage import Storage, open_storage
+from bot.storage import Storage, StorageUnavailable, Throttle, grouped, open_storage
 from bot.storage.contract import Storage as Contract
 from bot.storage.postgres import PostgresStorage
 from bot.storage.sqlite import SQLiteStorage
@@ -266,3 +269,116 @@ async def test_a_save_that_fails_on_its_own_fails_alone(store: Storage) -> None:
         stored = await store.get(s.id or 0)
         assert (stored.version, stored.state) == ((1, {"heaps": [3, 4]}) if n == 5 else (2, {"heaps": [n, n]}))
         assert len(await store.moves(s.id or 0)) == (1 if n == 5 else 2)
+
+
+async def _saved_together(store: Storage, count: int, bad: int, spoil) -> tuple[list[Session], list[object]]:  # type: ignore[no-untyped-def]
+    """`count` sessions saved at once (on SQLite the `bad`-th, spoilt by `spoil`, in one
+    transaction with others: checked); each save's outcome (None, or what it raised)."""
+    sessions = [await store.create(a_session(f"c:{n}", SessionStatus.PLAYING)) for n in range(count)]
+    for n, s in enumerate(sessions):
+        s.state = {"heaps": [n, n]}
+    spoil(sessions[bad])
+    batches: list[int] = []
+    if isinstance(store, SQLiteStorage):
+        hop = store._group._hop
+
+        async def counted(fn, batch):  # type: ignore[no-untyped-def]
+            batches.append(len(batch))
+            return await hop(fn, batch)
+
+        store._group._hop = counted
+    outcomes = await asyncio.gather(*(store.save(s, Change(move=MoveRow(0, 0, "1 1", False, {}, NOW)))
+                                      for s in sessions), return_exceptions=True)  # fmt: skip
+    if isinstance(store, SQLiteStorage):
+        ends = [sum(batches[: n + 1]) for n in range(len(batches))]  # the saves in order, batch by batch
+        shared = next(size for size, end in zip(batches, ends, strict=True) if bad < end)
+        assert sum(batches) == count and shared > 1, batches  # the bad one shared a transaction
+    return sessions, list(outcomes)
+
+
+async def _committed_but(store: Storage, sessions: list[Session], bad: int) -> None:
+    for n, s in enumerate(sessions):
+        stored = await store.get(s.id or 0)
+        assert (stored.version, stored.state) == ((0, {"heaps": [3, 4]}) if n == bad else (1, {"heaps": [n, n]}))
+        assert len(await store.moves(s.id or 0)) == (0 if n == bad else 1)
+
+
+async def test_a_save_that_raises_any_error_fails_alone(store: Storage) -> None:
+    """A save the driver cannot even bind (a name with a lone surrogate, which UTF-8 cannot
+    encode: not a database error) gets its own error and writes nothing; the saves that shared
+    its transaction are committed and say so."""
+
+    def unencodable(session: Session) -> None:
+        session.seats[1] = replace(session.seats[1], name="b\udfffb")
+
+    sessions, outcomes = await _saved_together(store, 8, 7, unencodable)
+    assert outcomes[:7] == [None] * 7
+    assert isinstance(outcomes[7], Exception) and "surrogates not allowed" in str(outcomes[7])  # its own error
+    await _committed_but(store, sessions, 7)
+
+
+@pytest.mark.backends("sqlite")
+async def test_a_save_whose_error_undoes_the_whole_transaction_fails_alone(
+        store: SQLiteStorage, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """SQLite rolls a whole transaction back on some errors of one statement (a full disk, an I/O
+    error), savepoints and all: the saves that shared it are written again, each in a transaction
+    of its own, and only the one at fault fails."""
+    real, spoilt = grouped.write, set()
+
+    def rolls_all_back(conn: sqlite3.Connection, rows: grouped.Rows) -> bool:
+        written = real(conn, rows)
+        if rows[0][-2] in spoilt:  # the UPDATE's parameters end with the session's id and version
+            conn.execute("ROLLBACK")  # as SQLite does by itself on SQLITE_FULL or SQLITE_IOERR
+            raise sqlite3.OperationalError("database or disk is full")
+        return written
+
+    monkeypatch.setattr(grouped, "write", rolls_all_back)
+    sessions, outcomes = await _saved_together(store, 8, 4, lambda session: spoilt.add(session.id))
+    assert [type(o).__name__ for o in outcomes] == ["NoneType"] * 4 + ["StorageUnavailable"] + ["NoneType"] * 3
+    await _committed_but(store, sessions, 4)
+
+
+@pytest.mark.backends("sqlite")
+async def test_calls_racing_with_close_are_told_the_storage_is_unavailable(store: SQLiteStorage) -> None:
+    """A process stopping closes its store while commands and background work may still be on their
+    way: each of them gets `StorageUnavailable` (the host answers "try again"), never aiosqlite's
+    ValueError for a closed connection, which escaped as a crash."""
+    sessions = [await store.create(a_session(f"c:{n}", SessionStatus.PLAYING)) for n in range(10)]
+    done = 0
+
+    async def busy(s: Session) -> None:
+        nonlocal done
+        for ply in range(1000):
+            await store.save(s, Change(move=MoveRow(ply, ply % 2, "1 1", False, {}, NOW)))
+            await store.enter(s.channel)
+            await store.next_deadline()
+            await store.skills("nim")
+            done += 1
+
+    tasks = [asyncio.ensure_future(busy(s)) for s in sessions]
+    async with asyncio.timeout(60):
+        while done < 30:
+            await asyncio.sleep(0.001)
+    await store.close()
+    outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+    assert {type(o).__name__ for o in outcomes} == {"StorageUnavailable"}, outcomes
+    with pytest.raises(StorageUnavailable, match="closed"):
+        await store.get(sessions[0].id or 0)
+
+
+@pytest.mark.backends("sqlite")
+async def test_a_transaction_whose_task_is_cancelled_leaves_the_connection_out_of_it(store: SQLiteStorage) -> None:
+    """A task cancelled while it waits for a trip of its transaction (the host stopping its
+    background work, say): the trip runs in the database's thread all the same, and the rollback
+    comes after it, so the next transaction begins (was: 'cannot start a transaction within a
+    transaction' for every write after it, and the one-trip writes left uncommitted)."""
+    for turn in range(20):
+        task = asyncio.ensure_future(store.issue_code("u:a", f"CODE{turn:02d}", NOW, NOW + 600))
+        for _ in range(turn % 4):  # cancelled at its BEGIN, its DELETE, its INSERT, its COMMIT
+            await asyncio.sleep(0)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        await store.issue_code("u:b", f"NEXT{turn:02d}", NOW, NOW + 600)
+        assert not store.db.in_transaction
+    assert (await store.redeem_code("u:c", "NEXT19", NOW, Throttle(900.0, 5, 50))).owner == "u:b"
