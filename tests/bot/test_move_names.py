@@ -47,7 +47,7 @@ async def test_a_hint_the_record_and_a_replay_name_moves_in_the_channels_languag
         await table.say(CAROL, "/join")
         bidder = people[to_move(await table.session())]
         [hint] = await table.say(bidder, "/hint")
-        assert re.fullmatch(r"提示：(叫[123]分|不叫)(（[^）]*）)?", hint.text), hint.text  # and the once-only unrated notice
+        assert re.fullmatch(r"提示：(叫[123]分|不叫)(（[^）]*）)?", hint.text), hint.text
         await table.say(bidder, "/move 3")
         record = await table.text(ALICE, "/record")
         assert record.endswith("\n1. 叫3分"), record
