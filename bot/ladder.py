@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot import ratings
+from bot.outbox import backoff
 from bot.storage import PLACE, Storage
 from bot.storage.rebuilt import paced
 
@@ -31,7 +32,6 @@ __all__ = ["PLACE", "Rerater", "Standing", "accounts_of", "board", "catch_up", "
            "updating"]  # fmt: skip
 log = logging.getLogger(__name__)
 HISTORY = 20  # rating changes shown in /stats
-MOST_BACKOFF = 60.0  # seconds: the longest wait after failed re-rating steps
 
 
 async def identity_of(store: Storage, user_id: str) -> str:
@@ -63,7 +63,7 @@ class Rerater:
     step after step, resting between them as long as each took: `paced`): woken when this process links
     or unlinks accounts, and every `poll` seconds (another process may have asked, or died
     holding a build, whose lease then runs out). A failing step is logged and tried again
-    after a back-off that doubles up to `MOST_BACKOFF`."""
+    after the outbox's back-off (1 s doubling to 60 s)."""
 
     def __init__(self, store: Storage, owner: str, lease: float, poll: float) -> None:
         self.store, self.owner, self.lease, self.poll = store, owner, lease, poll
@@ -99,7 +99,7 @@ class Rerater:
                     pass
             except Exception:
                 failures += 1
-                wait = min(MOST_BACKOFF, 2.0 ** (failures - 1))
+                wait = backoff(failures)
                 log.exception("re-rating failed (%d in a row); trying again in %g s", failures, wait)
             else:
                 failures, wait = 0, self.poll
