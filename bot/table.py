@@ -22,6 +22,7 @@ from bot.commands import parse as parse_words
 from bot.core import Core, Request
 from bot.i18n import LANGUAGES, Translator, t
 from bot.model import EVERYONE, Reply
+from bot.puzzles import command as puzzles
 from bot.session import SessionStatus
 
 Handler = Callable[[Core, Request], Awaitable[list[Reply]]]
@@ -98,6 +99,8 @@ HOST_COMMANDS: dict[str, Spec] = {spec.name: spec for spec in (
     Spec("games", info.games),
     Spec("stats", standing.stats, (Arg("user", "user"),)),
     Spec("leaderboard", standing.leaderboard, (GAME, SCOPE)),
+    Spec("puzzle", puzzles.puzzle, (Arg("what"),)),
+    Spec("answer", puzzles.answer, (Arg("move", required=True),)),
     Spec("link", links.link, (Arg("code"),)),
     Spec("unlink", links.unlink),
     Spec("hints", info.hints, (Arg("state", "choice", required=True, choices=("on", "off")),), moderator=True),
@@ -121,6 +124,7 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "take": ("取",), "bid": ("叫分",), "pass": ("过", "不要", "要不起", "不叫", "不抢"),
         "call": ("叫地主", "抢地主"), "play": ("出", "出牌"), "jump": ("跳",), "moves": ("走法",),
         "path": ("路线", "路径"), "swap": ("交换",),
+        "puzzle": ("谜题", "残局", "做题"), "answer": ("解", "答"),
     },
 }  # fmt: skip
 

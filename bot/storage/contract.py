@@ -62,6 +62,7 @@ from bot.session import (
     Session,
     SessionStatus,
 )
+from bot.storage.puzzle_contract import PuzzleStore
 from engines.base import Outcome
 
 __all__ = ["PLACE", "ChannelBusy", "Conflict", "Redeemed", "Storage", "StorageUnavailable", "Throttle"]
@@ -175,7 +176,7 @@ class Ratings(ABC):
         accounts played are asked to be rated again, in one transaction; False if it was not linked."""
 
 
-class Storage(Ratings):
+class Storage(Ratings, PuzzleStore):
     #: True when other processes may share the database (they do not tell this one of
     #: their commits, so background work is looked for every `lease / 3` seconds).
     shared: bool = False
