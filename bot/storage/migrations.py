@@ -428,6 +428,17 @@ MIGRATIONS: list[Migration] = [
         CREATE INDEX results_by_time ON results(game, at, session_id);
         """,
     ),
+    Migration(
+        "the web site: games, players and places by unguessable ids; finished games newest first",
+        """
+        CREATE TABLE web_ids (token TEXT PRIMARY KEY, kind TEXT NOT NULL, target TEXT NOT NULL, UNIQUE (kind, target));
+        CREATE INDEX sessions_finished ON sessions(updated_at, id) WHERE status='finished';
+        """,
+        """
+        CREATE TABLE web_ids (token TEXT PRIMARY KEY, kind TEXT NOT NULL, target TEXT NOT NULL, UNIQUE (kind, target));
+        CREATE INDEX sessions_finished ON sessions(updated_at, id) WHERE status='finished';
+        """,
+    ),
 ]
 
 
