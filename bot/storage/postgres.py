@@ -42,6 +42,7 @@ import asyncpg
 
 from bot.session import Change, ChannelBusy, Conflict, MoveRow, Notice, Session
 from bot.storage.contract import StorageUnavailable, aided_dump, dump, move_of, offer_outcome, session_of
+from bot.storage.events import SQLEvents
 from bot.storage.migrations import MIGRATIONS, newer
 from bot.storage.pgdriver import (
     DRIVER_ERRORS,
@@ -68,7 +69,7 @@ SEATS = ("(SELECT json_agg(json_build_array(seat, user_id, name, handle, ai_leve
          " FROM seats WHERE session_id=s.id) AS seat_rows")  # fmt: skip
 
 
-class PostgresStorage(SQLPublished):
+class PostgresStorage(SQLPublished, SQLEvents):
     shared = True
     _now, _skip_locked, _chunks = NOW, " FOR UPDATE SKIP LOCKED", 8
 
