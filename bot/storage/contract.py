@@ -44,7 +44,7 @@ from __future__ import annotations
 import contextlib
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -355,6 +355,28 @@ class Storage(Ratings, Events):
 
     @abstractmethod
     async def set_setting(self, channel: str, key: str, value: str) -> None: ...
+
+    # --- the web site (`bot.web`): what it may show, and its unguessable ids ----------------
+    @abstractmethod
+    async def channel_values(self, key: str) -> dict[str, str]:
+        """Every channel's value of the setting `key` (channels without one left out)."""
+
+    @abstractmethod
+    async def published(self, key: str, default_on: Sequence[str], game: str | None = None,
+                        players: Sequence[str] | None = None, limit: int = 20,
+                        offset: int = 0) -> list[Session]:  # fmt: skip
+        """Finished sessions, the most recently finished first, of the channels whose setting `key`
+        is "on" (or unset, where the channel's id starts with one of `default_on`); of `game`
+        only, and only those in which one of `players` (user ids) sat, when given."""
+
+    @abstractmethod
+    async def web_ids(self, kind: str, targets: Sequence[str], new: Callable[[], str]) -> dict[str, str]:
+        """Each of `targets` of `kind` (a game, a player, a place) -> its id on the web: the one it
+        has, else a `new()` one kept from now on (in one transaction; processes agree on it)."""
+
+    @abstractmethod
+    async def web_target(self, token: str) -> tuple[str, str] | None:
+        """What the web id `token` stands for: (kind, target), or None."""
 
 
 # --- what both backends share: rows in, sessions out ---------------------------------------
