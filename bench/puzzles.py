@@ -33,7 +33,9 @@ def gomoku(seed: int) -> Iterator[dict[str, Any]]:
     """Games of the easy and medium AIs (each seat's level drawn per game); the first position of each
     colour in a game where it has a VCF of one four or more."""
     from engines.gomoku import Gomoku
-    from engines.gomoku.puzzles import shortest
+    from engines.gomoku.board import geometry
+    from engines.gomoku.position import Position
+    from engines.gomoku.puzzles import vcf_depth
 
     game, kind = Gomoku(), puzzles_of("gomoku")
     for number in range(10**9):
@@ -41,10 +43,11 @@ def gomoku(seed: int) -> Iterator[dict[str, Any]]:
         state = game.new_state({}, 2, number)
         levels = [rng.choice(["easy", "medium"]) for _ in range(2)]
         done: set[int] = set()
+        board = Position(state.size, state.rule)  # the game so far, kept move by move
         while game.outcome(state) is None and len(state.moves) < 150:
             seat = state.turn
             if len(state.moves) >= 8 and seat not in done:
-                fours = shortest(state, 10)
+                fours = vcf_depth(board, 1 + seat, 10)
                 if fours:
                     puzzle = {
                         "size": state.size,
@@ -58,6 +61,7 @@ def gomoku(seed: int) -> Iterator[dict[str, Any]]:
                         yield puzzle
             move = game.ai(state, seat, levels[seat], game.levels[levels[seat]], rng).move
             state = game.apply(state, seat, move)
+            board.make(geometry(state.size).index(move.col, move.row), 1 + seat)
 
 
 def doudizhu(seed: int) -> Iterator[dict[str, Any]]:

@@ -159,7 +159,7 @@ async def _shown(core: Core, r: Request, attempt: Attempt, lines: list[Msg]) -> 
         image = await core.pictures.draw("puzzle", view, ctx)
     except Exception:
         return Reply("\n".join([*text, board]), audience=EVERYONE)
-    return Reply("\n".join(text), image=image, image_name="puzzle.png", text_board=board, audience=EVERYONE)
+    return Reply("\n".join(text), image=image, image_name="puzzle_board.png", text_board=board, audience=EVERYONE)
 
 
 def _kind(puzzle_id: str) -> tuple[Any, JSON]:

@@ -151,6 +151,13 @@ class DdzPuzzles(Puzzles):
         state = state_of(position)
         view = dict(_GAME.view(state, None))
         view["hands"] = [list(h) for h in state.hands]
+        # What each seat did since the play to beat (a lead: nothing), not what came before it.
+        plays = [i for i, (_, cards) in enumerate(state.plays) if cards]
+        recent: list[list[int] | None] = [None] * SEATS
+        if trick(state) is not None:
+            for who, cards in state.plays[plays[-1] :]:
+                recent[who] = list(cards)
+        view["recent"] = recent
         first = state_of(puzzle["state"])
         seat = seat_to_move(first)
         assert seat is not None

@@ -71,10 +71,16 @@ def winning_moves(state: State, depth: int = DEPTH) -> list[Point]:
 
 def shortest(state: State, most: int = DEPTH) -> int | None:
     """The fewest fours before the winning one (`Searcher.vcf`'s depth), or None: no VCF within `most`."""
-    pos = position_of(state)
+    return vcf_depth(position_of(state), 1 + state.turn, most)
+
+
+def vcf_depth(pos: Position, attacker: int, most: int) -> int | None:
+    """`shortest` on the AI's board (left as it was)."""
     s = searcher(pos)
+    if s.vcf(attacker, most) is None:  # none at all (most positions): no need to look depth by depth
+        return None
     for depth in range(most + 1):
-        if s.vcf(1 + state.turn, depth) is not None:
+        if s.vcf(attacker, depth) is not None:
             return depth
     return None
 
