@@ -65,17 +65,18 @@ from engines.doudizhu.bidding import hand_strength
 from engines.doudizhu.cards import BLACK_JOKER, RED_JOKER, counts_of_cards, counts_of_ranks
 from engines.doudizhu.game import DouDizhu
 from engines.doudizhu.plan import minus, plan
-from engines.doudizhu.players import random_player, rule_player
+from engines.doudizhu.players import power_player, random_player, rule_player
 from engines.doudizhu.rules import BOMB, ROCKET, SINGLE, classify, has_answer
 from engines.doudizhu.state import SEATS, Move, State, deal_cards, trick, view
 
 GAME = DouDizhu()
 LEVELS = ("easy", "normal", "hard")
-OPPONENTS = ("random", "rule")
+OPPONENTS = ("random", "rule", "power")
 # The latency each level keeps to on an idle core (CPU seconds per move, p95 and the slowest move).
 LATENCY = {"easy": 0.2, "normal": 0.5, "hard": 1.0}
 # Goals of the project's own yardsticks (win rate of the side under test, duplicate format).
-GOALS = {("hard", "rule"): 0.80, ("normal", "rule"): 0.72, ("hard", "normal"): 0.52, ("normal", "easy"): 0.55}
+GOALS = {("hard", "rule"): 0.80, ("hard", "power"): 0.88, ("normal", "rule"): 0.72, ("hard", "normal"): 0.52,
+         ("normal", "easy"): 0.55}
 STYLE = ("rocket", "rocket_lead", "early_bomb")
 # A style error may be right now and then (a solved endgame): at most this many per 1,000 games.
 STYLE_MOST = {"rocket": 5.0, "rocket_lead": 5.0, "early_bomb": 20.0}
@@ -88,6 +89,8 @@ def policy(name: str) -> Policy:
         return lambda state, seat, rng: (random_player(view(state, seat), rng), AIInfo())
     if name == "rule":
         return lambda state, seat, rng: (rule_player(view(state, seat), rng), AIInfo())
+    if name == "power":
+        return lambda state, seat, rng: (power_player(view(state, seat), rng), AIInfo())
     # The level's work without its wall-clock ceiling: on a machine this loaded (a worker at nice 10 may get
     # a few per cent of a core) the safety net would cut moves short and make the figures depend on the load.
     limit = Limit(GAME.levels[name].work, math.inf)
