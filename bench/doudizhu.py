@@ -14,7 +14,9 @@ settlement per game (landlord ±2 x multiplier, the farmers together ∓2 x
 multiplier), so equal players score 0.5 and 0; `+-95%`: the half width of the
 win rate's 95% interval (by deal: its two copies share the cards). Opponents:
 `random` (a random legal move), `rule` (the simple rule player of
-`engines/doudizhu/players.py`) and the level below.
+`engines/doudizhu/players.py`), `power` (a player of another style from the same
+module: it leads its longest combinations and answers every enemy play it can)
+and the level below.
 
 Style errors of the side under test, counted in its games (per 1,000 games):
 - `rocket`: holding both jokers it beats a single with one joker alone (the rocket broken);
