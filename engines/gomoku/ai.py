@@ -54,7 +54,7 @@ def position_of(state: State) -> Position:
 def choose(state: State, seat: int, level: str | Level, limit: Limit, rng: random.Random,
            clock: Clock | None = None) -> AIResult[Point]:
     """The move of `seat` (the seat to move) at `level` (a name, or a `Level` for tuning), searching
-    `limit.work` nodes at most; `limit.seconds` on `clock` is only a safety net (see engines/budget.py)."""
+    `limit.work` nodes at most; `limit.seconds` of CPU time on `clock` is only a safety net (engines/budget.py)."""
     pos = position_of(state)
     colour = BLACK if seat == 0 else WHITE
     if not state.moves:
@@ -141,7 +141,7 @@ class Deepened(NamedTuple):
 
 def think(pos: Position, colour: int, level: Level, limit: Limit, clock: Clock | None = None) -> tuple[int, AIInfo]:
     """The search levels' move, and how it was found: `reason` the stage that chose it (five, block, vcf,
-    vct, pvs; "seconds" if the wall-clock ceiling cut the search short), the PVS's depth and score, the
+    vct, pvs; "seconds" if the ceiling cut the search short), the PVS's depth and score, the
     nodes searched."""
     budget = Budget(limit, clock, every=CLOCK_EVERY)
     found = _think(pos, colour, level, Searcher(pos, level, budget))

@@ -1,8 +1,8 @@
 """The Gomoku AI's levels: how each one searches, beside the work it may spend on a move.
 
 A level's `limit.work` is the number of nodes a move may search (easy: none, it scores one ply), the
-same on an idle machine and a busy one; `limit.seconds` is only a safety net for a stalled host, far
-above what an idle core takes. `Gomoku.levels` is made from these.
+same on an idle machine and a busy one; `limit.seconds` (CPU time; engines/budget.py) is only a safety
+net for a stalled host, far above what a core takes. `Gomoku.levels` is made from these.
 """
 
 from __future__ import annotations

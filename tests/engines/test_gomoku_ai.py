@@ -12,6 +12,7 @@ from collections.abc import Callable
 import pytest
 
 from bench.gomoku import by_opening, opening
+from engines import budget
 from engines.base import Limit
 from engines.budget import Budget, OutOfWork
 from engines.gomoku import Gomoku, Point, State
@@ -341,9 +342,10 @@ def test_master_plays_a_vct_win_to_the_end() -> None:
 
 
 # --- work, not time -----------------------------------------------------------------------------------------
-# A level is a number of nodes; the wall clock is only a safety net. The same position gives the same move
-# after the same number of nodes on an idle machine (a clock that stands still) and on a busy one (a clock
-# that runs fast, as on a machine several times slower, but stays within the level's ceiling).
+# A level is a number of nodes; the clocks are only a safety net (the ceiling on the thinking thread's CPU time,
+# the wall clock a far backstop). The same position gives the same move after the same number of nodes on an idle
+# machine (clocks that stand still), on a slower one (a CPU clock that runs fast but stays within the ceiling) and
+# on a loaded host (a wall clock far past the ceiling).
 BUSY_POSITIONS = [("hard", "i9 h7 g11 j8 h10 i7 g7 h6 k9 h8"), ("master", VCT_THREATS[0][0])]
 
 
@@ -370,7 +372,18 @@ def test_a_busy_machine_plays_the_same_move_after_the_same_nodes(level: str, rec
     assert (busy.move, busy.info) == (idle.move, idle.info)
 
 
-def test_the_wall_clock_ceiling_stops_a_stalled_search_with_a_legal_move() -> None:
+def test_a_loaded_host_plays_the_same_move_after_the_same_nodes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker gets a fraction of a core: its wall clock passes the ceiling five times over during the move,
+    its CPU clock does not reach it."""
+    state = replay(BUSY_POSITIONS[0][1])
+    limit = GAME.levels["hard"]
+    idle = choose(state, state.turn, "hard", limit, random.Random(3), clock=lambda: 0.0)
+    monkeypatch.setattr(budget, "wall_clock", slow_clock(limit, 5.0))
+    loaded = choose(state, state.turn, "hard", limit, random.Random(3), clock=lambda: 0.0)
+    assert (loaded.move, loaded.info) == (idle.move, idle.info)
+
+
+def test_the_cpu_time_ceiling_stops_a_stalled_search_with_a_legal_move() -> None:
     state = replay(BUSY_POSITIONS[0][1])
     limit = GAME.levels["master"]
     idle = choose(state, state.turn, "master", limit, random.Random(3), clock=lambda: 0.0)
