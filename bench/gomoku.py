@@ -296,8 +296,9 @@ def strength(games: int, workers: int, pairings: list[tuple[str, str]], show: bo
 
 def white(games: int, workers: int, levels: list[str], seed: int) -> bool:
     """Each level against tss on `games` fresh openings, once with each colour: wins by colour."""
-    jobs = [(black, white_, seed + i, 15, "freestyle", True) for i in range(games) for level in levels
-            for black, white_ in ((level, "tss"), ("tss", level))]
+    # Every level's white games first (the colour it loses with), so a run stopped early has played those.
+    jobs = [("tss", level, seed + i, 15, "freestyle", True) for i in range(games) for level in levels]
+    jobs += [(level, "tss", seed + i, 15, "freestyle", True) for i in range(games) for level in levels]
     started = time.perf_counter()
     print(f"\nAgainst tss (bench/gomoku_tss.py), fresh openings, seeds {seed}..{seed + games - 1}:", flush=True)
     results = run_games(jobs, workers, progress=True)
