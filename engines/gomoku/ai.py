@@ -14,12 +14,13 @@
 - master: wider and deeper: VCF of 20 fours, VCT of 5 attacking moves, a PVS
   whose quiescence answers open threes and whose evaluation weighs the other
   side's potential at 85 % of the mover's (`w_opp`), stopped at 60 % of the
-  budget (hard: 70 %) for the checks below; after the PVS it checks its moves in
-  the PVS's order (then the other points of either side's threats) for an
-  opponent VCT of 1, 2, 3, 4 attacking moves and plays the first that leaves
-  none, or, when every move checked loses, the one that loses deepest
-  (`_hold_out`); the nodes left go back to the PVS as for hard (`_resume`,
-  a new move checked for a VCT of 4). The check comes after the PVS, not
+  budget (hard: 70 %; half of that when three root moves or fewer refute the
+  opponent's VCF) for the checks below; after the PVS it checks its moves in
+  the PVS's order (then the other points of either side's threats), the first
+  three side by side, for an opponent VCT of 1, 2, ... 7 attacking moves and
+  plays the first that leaves none, or, when every move checked loses, the one
+  that loses deepest (`_hold_out`); the nodes left go back to the PVS as for
+  hard (`_resume`, a new move checked for a VCT of 7). The check comes after the PVS, not
   before it: the opponent's VCT "were it to move now" is nearly always there
   for the side with the initiative, so a guard before the PVS would fire at
   almost every move of a defence and leave the PVS a few thousand nodes.
