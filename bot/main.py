@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bot import ladder, logs, startup
+from bot import logs, rating_store, startup
 from bot.adapters.console import Console
 from bot.ai import AIRunner
 from bot.config import Settings, load
@@ -26,7 +26,7 @@ from bot.ops import Ops
 from bot.pictures import Pictures
 from bot.startup import StartFailed
 from bot.storage import StorageUnavailable, is_postgres, open_storage
-from bot.web import Site
+from bot.web.site import Site
 
 log = logging.getLogger("gamehost")
 
@@ -37,7 +37,7 @@ async def rebuild_ratings(settings: Settings) -> None:
     then go on with the new ratings)."""
     store = await open_storage(settings.db, pool_size=1)
     try:
-        games = await ladder.rebuild(store)
+        games = await rating_store.rebuild(store)
     finally:
         await store.close()
     print(f"gamehost: rated {games} games again from the results in {where(settings.db)}")
@@ -61,6 +61,7 @@ async def run(settings: Settings) -> None:
     pictures = Pictures(settings.render_workers)
     host = Host(store, ai, turn_seconds=settings.turn_seconds, lobby_seconds=settings.lobby_seconds,
                 language=settings.language, lease_seconds=settings.lease_seconds, pictures=pictures)  # fmt: skip
+    host.core.web_url = settings.web_url
     platforms: list[Any] = []  # adapters with start() and stop(), running alongside the console
     if settings.telegram_token:
         from bot.adapters.telegram import Telegram

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 
-from bot.ratings import Skill
+from bot.rating_model import Skill
 from engines.base import JSON
 from engines.nim_puzzles import COUNT, make
 

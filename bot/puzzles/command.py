@@ -23,7 +23,7 @@ from bot.core import Core, Request, secret
 from bot.i18n import Translator, t
 from bot.model import EVERYONE, Reply
 from bot.puzzles import catalog
-from bot.ratings import Skill
+from bot.rating_model import Skill
 from bot.storage.puzzle_contract import FAILED, SOLVED, Attempt
 from engines.base import JSON, Msg, Refusal
 from engines.puzzles import GOOD, WRONG, Answer, puzzles_of

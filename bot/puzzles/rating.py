@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.ratings import MODEL, Skill
+from bot.rating_model import MODEL, Skill
 
 
 def rate(player: Skill, puzzle: Skill, solved: bool) -> tuple[Skill, Skill]:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.ratings import Skill
+from bot.rating_model import Skill
 
 OPEN, SOLVED, FAILED = "open", "solved", "failed"
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.puzzles.rating import rate
-from bot.ratings import Skill
+from bot.rating_model import Skill
 from bot.session import Conflict
 from bot.storage.puzzle_contract import OPEN, Attempt, PuzzleSkill, PuzzleStore
 from bot.storage.rated import Tx, marks

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.ratings import Skill
+from bot.rating_model import Skill
 from bot.session import Conflict
 from bot.storage import Storage, open_storage
 from bot.storage.puzzle_contract import FAILED, OPEN, SOLVED, Attempt

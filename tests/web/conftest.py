@@ -11,7 +11,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.ai import AIRunner
 from bot.host import Host
-from bot.web import Site
+from bot.web.site import Site
 from tests.conftest import Clock
 from tests.web.games import Played, fill
 

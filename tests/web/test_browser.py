@@ -19,7 +19,8 @@ import pytest
 
 from bot.ai import AIRunner
 from bot.host import Host
-from bot.web import Site, access
+from bot.web import access
+from bot.web.site import Site
 from tests.web.games import CONSOLE, PRIVATE, SHOWN, Played
 
 CHROMIUM = Path("/usr/bin/chromium")
