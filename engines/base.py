@@ -244,8 +244,9 @@ class Limit:
 
     `work` counts the engine's own unit of thinking: search nodes (Gomoku, Chinese Checkers),
     sampled deals and playouts (Dou Dizhu). A level is defined by its work, so the same level
-    plays the same move on an idle machine and on a busy one. `seconds` is a wall-clock ceiling
-    that an idle core never reaches at that work: only a safety net for a stalled host."""
+    plays the same move on an idle machine and on a busy one. `seconds` is a ceiling on the thinking
+    thread's CPU time that a core never reaches at that work: only a safety net for a stalled host (the
+    wall clock is a far backstop, `engines.budget.BACKSTOP` times it)."""
 
     work: int
     seconds: float

@@ -6,9 +6,12 @@ A budget counts the engine's own unit of work (search nodes, solver positions, p
 the search at once, so a level is an amount of work and plays the same move on an idle machine and
 on a busy one.
 
-The wall clock is read for one thing only: the ceiling (`Limit.seconds` after the budget was made),
-a safety net for a stalled host that an idle core never reaches at the level's work. `tick` reads it
-every `mask + 1` units; past it the budget is `stalled` and nothing more may be spent.
+The clocks are read for one thing only: the ceiling, a safety net that an idle core never reaches at
+the level's work. It is measured in the CPU time of the thinking thread (`cpu_clock`: `Limit.seconds`
+of it after the budget was made), so a host busy with other work, which slows the worker's wall clock
+but not its CPU clock, does not cut a move short. The wall clock is only a far backstop (`BACKSTOP`
+times the ceiling), for a thread that gets no CPU at all. `tick` reads the clocks every `mask + 1`
+units; past either the budget is `stalled` and nothing more may be spent.
 """
 
 from __future__ import annotations
@@ -20,8 +23,12 @@ from engines.base import Limit
 
 Clock = Callable[[], float]
 
-# The wall clock the AIs read for the ceiling, unless they are given another (tests put a fake one here).
+# The clocks the AIs read, unless they are given others (tests put fake ones here): the ceiling is on the
+# thinking thread's CPU time (a worker process thinks in one thread; so does the host's thread in tests),
+# the backstop on the wall clock.
+cpu_clock: Clock = time.thread_time
 wall_clock: Clock = time.perf_counter
+BACKSTOP = 10.0  # the wall-clock backstop, in ceilings: hard's 10 s of CPU may take 100 s of wall time
 
 
 class OutOfWork(Exception):
@@ -32,15 +39,18 @@ class Budget:
     """The work one move may still do, and the ceiling it must stop at.
 
     `work`: the units the move may use in all; `used`: what it used; `end`: the most the current
-    stage may have used (at most `work`); `deadline`: the ceiling on `clock`; `stalled`: the ceiling
-    was passed. `every`: how many units `tick` counts between two looks at the clock."""
+    stage may have used (at most `work`); `deadline`: the ceiling on `clock` (CPU time), `backstop`
+    the far one on `wall`; `stalled`: one was passed. `every`: how many units `tick` counts between
+    two looks at the clocks."""
 
-    def __init__(self, limit: Limit, clock: Clock | None = None, every: int = 256) -> None:
-        self.clock = clock or wall_clock
+    def __init__(self, limit: Limit, clock: Clock | None = None, every: int = 256, wall: Clock | None = None) -> None:
+        self.clock = clock or cpu_clock
+        self.wall = wall or wall_clock
         self.work = limit.work
         self.used = 0
         self.end = limit.work
         self.deadline = self.clock() + limit.seconds
+        self.backstop = self.wall() + BACKSTOP * limit.seconds
         self.stalled = False
         self.mask = every - 1
 
@@ -65,8 +75,8 @@ class Budget:
         return self.used >= self.end or self.past_deadline()
 
     def past_deadline(self) -> bool:
-        """Whether the ceiling has passed (the clock is not read again once it has)."""
-        if not self.stalled and self.clock() > self.deadline:
+        """Whether the ceiling (or the backstop) has passed (the clocks are not read again once one has)."""
+        if not self.stalled and (self.clock() > self.deadline or self.wall() > self.backstop):
             self.stalled = True
         return self.stalled
 
@@ -93,6 +103,7 @@ class Budget:
         """A budget of `units` under the same ceiling (its work comes back with `absorb`)."""
         inner = Budget.__new__(Budget)
         inner.clock, inner.deadline, inner.mask = self.clock, self.deadline, self.mask
+        inner.wall, inner.backstop = self.wall, self.backstop
         inner.work = inner.end = units
         inner.used = 0
         inner.stalled = False

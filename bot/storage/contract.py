@@ -44,7 +44,7 @@ from __future__ import annotations
 import contextlib
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -62,6 +62,7 @@ from bot.session import (
     Session,
     SessionStatus,
 )
+from bot.tournament.model import Tournament
 from engines.base import Outcome
 
 __all__ = ["PLACE", "ChannelBusy", "Conflict", "Redeemed", "Storage", "StorageUnavailable", "Throttle"]
@@ -175,7 +176,48 @@ class Ratings(ABC):
         accounts played are asked to be rated again, in one transaction; False if it was not linked."""
 
 
-class Storage(Ratings):
+class Events(ABC):
+    """Tournaments (`bot.tournament.model`): an event, its entries and its games, as rows. Each
+    write of an event checks and increments its version (`Conflict` otherwise), so a pairing or a
+    round change is written once; the background work of running events (placing games, the next
+    round) is claimed with a lease on the event row, like a session's."""
+
+    @abstractmethod
+    async def event_create(self, event: Tournament) -> Tournament:
+        """Insert a new event and its entries (its id set); `ChannelBusy` if the channel has an
+        open or running event."""
+
+    @abstractmethod
+    async def event_save(self, event: Tournament) -> None:
+        """Write the event (version + 1), every entry and every game, in one transaction;
+        `Conflict` (and nothing written) if its version is not the stored one."""
+
+    @abstractmethod
+    async def event_active(self, channel: str) -> Tournament | None:
+        """The channel's open or running event, with its entries and games."""
+
+    @abstractmethod
+    async def event_get(self, event_id: int) -> Tournament | None: ...
+
+    @abstractmethod
+    async def event_of_session(self, session_id: int) -> Tournament | None:
+        """The event whose game is played in that session, if any."""
+
+    @abstractmethod
+    async def events_claim(self, owner: str, lease: float) -> list[Tournament]:
+        """The running events no other live process holds, each now held by `owner` for `lease`
+        seconds (renewed for those it held)."""
+
+    @abstractmethod
+    async def events_release(self, owner: str) -> None:
+        """Give up `owner`'s leases on events."""
+
+    @abstractmethod
+    async def events_of(self, entrant: str, limit: int = 5) -> list[Tournament]:
+        """The events `entrant` entered, newest first."""
+
+
+class Storage(Ratings, Events):
     #: True when other processes may share the database (they do not tell this one of
     #: their commits, so background work is looked for every `lease / 3` seconds).
     shared: bool = False
@@ -305,6 +347,28 @@ class Storage(Ratings):
 
     @abstractmethod
     async def set_setting(self, channel: str, key: str, value: str) -> None: ...
+
+    # --- the web site (`bot.web`): what it may show, and its unguessable ids ----------------
+    @abstractmethod
+    async def channel_values(self, key: str) -> dict[str, str]:
+        """Every channel's value of the setting `key` (channels without one left out)."""
+
+    @abstractmethod
+    async def published(self, key: str, default_on: Sequence[str], game: str | None = None,
+                        players: Sequence[str] | None = None, limit: int = 20,
+                        offset: int = 0) -> list[Session]:  # fmt: skip
+        """Finished sessions, the most recently finished first, of the channels whose setting `key`
+        is "on" (or unset, where the channel's id starts with one of `default_on`); of `game`
+        only, and only those in which one of `players` (user ids) sat, when given."""
+
+    @abstractmethod
+    async def web_ids(self, kind: str, targets: Sequence[str], new: Callable[[], str]) -> dict[str, str]:
+        """Each of `targets` of `kind` (a game, a player, a place) -> its id on the web: the one it
+        has, else a `new()` one kept from now on (in one transaction; processes agree on it)."""
+
+    @abstractmethod
+    async def web_target(self, token: str) -> tuple[str, str] | None:
+        """What the web id `token` stands for: (kind, target), or None."""
 
 
 # --- what both backends share: rows in, sessions out ---------------------------------------

@@ -42,8 +42,8 @@ import asyncpg
 
 from bot.session import Change, ChannelBusy, Conflict, MoveRow, Notice, Session
 from bot.storage.contract import StorageUnavailable, aided_dump, dump, move_of, offer_outcome, session_of
+from bot.storage.events import SQLEvents
 from bot.storage.migrations import MIGRATIONS, newer
-from bot.storage.outboxed import SQLOutbox
 from bot.storage.pgdriver import (
     DRIVER_ERRORS,
     MIGRATION_LOCK,
@@ -59,6 +59,7 @@ from bot.storage.pgdriver import (
     shown,
 )
 from bot.storage.pgsave import NOTICE, NOW, one_statement
+from bot.storage.published import SQLPublished
 from bot.storage.rated import Tx, rate_finished
 
 ACTIVE = "status IN ('lobby', 'playing')"
@@ -68,7 +69,7 @@ SEATS = ("(SELECT json_agg(json_build_array(seat, user_id, name, handle, ai_leve
          " FROM seats WHERE session_id=s.id) AS seat_rows")  # fmt: skip
 
 
-class PostgresStorage(SQLOutbox):
+class PostgresStorage(SQLPublished, SQLEvents):
     shared = True
     _now, _skip_locked, _chunks = NOW, " FOR UPDATE SKIP LOCKED", 8
 

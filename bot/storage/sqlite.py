@@ -31,9 +31,10 @@ import aiosqlite
 
 from bot.session import Change, ChannelBusy, Conflict, MoveRow, Notice, Session
 from bot.storage.contract import StorageUnavailable, dump, move_of, offer_outcome, session_of
+from bot.storage.events import SQLEvents
 from bot.storage.grouped import NOTICE, NOW, SEATS, GroupCommit, notice_row, roll_back, rows_of, seat_rows, write
 from bot.storage.migrations import MIGRATIONS, newer, statements
-from bot.storage.outboxed import SQLOutbox
+from bot.storage.published import SQLPublished
 from bot.storage.rated import Tx, rate_finished
 
 P = ParamSpec("P")
@@ -105,7 +106,7 @@ async def _into_wal(db: aiosqlite.Connection, seconds: float) -> aiosqlite.Curso
             await asyncio.sleep(0.02)
 
 
-class SQLiteStorage(SQLOutbox):
+class SQLiteStorage(SQLPublished, SQLEvents):
     _now = NOW
 
     def __init__(self, db: aiosqlite.Connection) -> None:

@@ -15,8 +15,8 @@
 
 Work is counted in nodes (one per call of a search function) on a `Budget`: every search stops
 by raising `OutOfWork` when the count passes the current stage's end, so the same position searched
-with the same budget gives the same result on an idle machine and a busy one; the budget's wall-clock
-ceiling is only a safety net for a stalled host.
+with the same budget gives the same result on an idle machine and a busy one; the budget's ceiling
+(CPU time, the wall clock a far backstop) is only a safety net for a stalled host.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ WIN = 10_000_000
 MATE = WIN - 10_000  # scores beyond this are forced wins
 INF = WIN + 1
 EXACT, LOWER, UPPER = 0, 1, 2
-CLOCK_EVERY = 1024  # nodes between two looks at the wall clock
+CLOCK_EVERY = 1024  # nodes between two looks at the clocks
 
 
 class Searcher:

@@ -80,7 +80,7 @@ def test_the_work_is_the_level_s_and_no_more(positions):
 
 def test_a_stalled_host_is_caught_by_the_ceiling(positions, monkeypatch):
     """A clock that jumps past the ceiling at once: the search stops and the move is still legal."""
-    monkeypatch.setattr(budget, "wall_clock", FakeClock(10.0))
+    monkeypatch.setattr(budget, "cpu_clock", FakeClock(10.0))  # the ceiling is in CPU time
     for i, state in enumerate(positions):
         seat = G.to_move(state)
         result = G.ai(state, seat, "hard", Limit(10**9, 5.0), random.Random(i))

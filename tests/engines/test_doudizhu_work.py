@@ -98,7 +98,7 @@ def test_the_work_is_the_level_s_and_no_more(positions):
 
 def test_a_stalled_host_is_caught_by_the_ceiling(positions, monkeypatch):
     """A clock that jumps past the ceiling at once: the AI stops its search and still plays a legal move."""
-    monkeypatch.setattr(budget, "wall_clock", FakeClock(10.0))
+    monkeypatch.setattr(budget, "cpu_clock", FakeClock(10.0))  # the ceiling is in CPU time
     for i, (state, seat) in enumerate(positions["hard"]):
         result = GAME.ai(state, seat, "hard", Limit(10**9, 5.0), random.Random(i))
         assert result.move in GAME.legal_moves(state, seat)

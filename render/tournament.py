@@ -1,0 +1,177 @@
+"""A tournament's pictures: the standings after a round, a knockout's bracket, the podium. Pure:
+a view (every word already in the reader's language) in, PNG bytes out.
+
+The standings are drawn as wide as the leaderboard (720 px), a row a player; the bracket is a
+column a round, as tall as its first round's players need; names are fitted with an ellipsis,
+numbers never are.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render.base import png
+from render.standings import DRAW, INK, MEDALS, MINE, PAPER, RULE, SOFT, WIN, ZEBRA
+from render.text import draw_text, fit, text_width
+
+WIDTH = 720
+ROW = 44
+NAME_SIZE, NUMBER_SIZE, HEAD_SIZE, TITLE_SIZE = 23, 22, 17, 32
+# Column right edges (numbers right-aligned) after the rank and the name.
+COLUMNS = (("points", 420), ("buchholz", 520), ("sonneborn", 610), ("wins", 700))
+NAME_LEFT = 70
+
+
+def _header(image: Image.Image, width: int, title: str, subtitle: str) -> int:
+    draw_text(image, (24, 50), fit(title, TITLE_SIZE, width - 48, bold=True), TITLE_SIZE, fill=INK, bold=True)
+    if subtitle:
+        draw_text(image, (24, 82), fit(subtitle, HEAD_SIZE, width - 48), HEAD_SIZE, fill=SOFT)
+    return 100
+
+
+def _name(row: dict[str, Any]) -> str:
+    return ("🤖 " if row.get("ai") else "") + str(row["name"])
+
+
+def standings(view: dict[str, Any]) -> bytes:
+    """`view`: title, subtitle, headings {name, points, buchholz, sonneborn, wins}, rows [{rank,
+    name, points, buchholz, sonneborn, wins, ai, out (withdrawn), me}], footer."""
+    rows = view["rows"]
+    height = 100 + 40 + max(1, len(rows)) * ROW + 56
+    image = Image.new("RGB", (WIDTH, height), PAPER)
+    draw = ImageDraw.Draw(image)
+    y = _header(image, WIDTH, view["title"], view.get("subtitle", ""))
+    for key, right in COLUMNS:
+        draw_text(image, (right, y + 26), view["headings"][key], HEAD_SIZE, fill=SOFT, anchor="rs")
+    draw_text(image, (NAME_LEFT, y + 26), view["headings"]["name"], HEAD_SIZE, fill=SOFT)
+    y += 36
+    draw.line((16, y, WIDTH - 16, y), fill=RULE, width=2)
+    for i, row in enumerate(rows):
+        top = y + i * ROW
+        if row.get("me"):
+            draw.rectangle((16, top + 2, WIDTH - 16, top + ROW - 2), fill=MINE)
+        elif i % 2:
+            draw.rectangle((16, top + 2, WIDTH - 16, top + ROW - 2), fill=ZEBRA)
+        mid = top + ROW / 2
+        rank = row["rank"]
+        if rank <= len(MEDALS) and view.get("medals", True):
+            draw_text(image, (40, mid), MEDALS[rank - 1], 28, anchor="mm")
+        else:
+            draw_text(image, (40, mid), str(rank), NUMBER_SIZE, fill=SOFT, bold=True, anchor="mm")
+        colour = SOFT if row.get("out") else INK
+        name = fit(_name(row), NAME_SIZE, COLUMNS[0][1] - NAME_LEFT - 90)
+        draw_text(image, (NAME_LEFT, mid), name, NAME_SIZE, fill=colour, bold=rank <= 3, anchor="lm")
+        if row.get("out"):
+            ends = NAME_LEFT + text_width(name, NAME_SIZE, bold=rank <= 3)
+            draw.line((NAME_LEFT, mid, ends, mid), fill=SOFT, width=2)  # struck out: withdrawn
+        for key, right in COLUMNS:
+            draw_text(image, (right, mid), str(row[key]), NUMBER_SIZE, fill=colour, bold=key == "points",
+                      anchor="rm")  # fmt: skip
+    bottom = y + max(1, len(rows)) * ROW
+    draw.line((16, bottom, WIDTH - 16, bottom), fill=RULE, width=2)
+    if view.get("footer"):
+        draw_text(image, (WIDTH / 2, bottom + 32), fit(view["footer"], HEAD_SIZE, WIDTH - 48), HEAD_SIZE, fill=SOFT,
+                  anchor="mm")  # fmt: skip
+    return png(image)
+
+
+# --- the bracket -------------------------------------------------------------------------------
+SLOT = 30  # px a player's line takes in the first round
+COLUMN = 230
+GUTTER = 24
+BRACKET_SIZE = 17
+
+
+def bracket(view: dict[str, Any]) -> bytes:
+    """`view`: title, subtitle, rounds [{name, matches [{a, b, winner (0, 1 or None), score}]}]
+    where a and b are {name, seed, ai} or None (a bye), champion {name, ai} or None, footer.
+    The first round has every slot; later rounds as far as they are known."""
+    rounds = view["rounds"]
+    first = max(1, len(rounds[0]["matches"])) if rounds else 1
+    slots = 2 * first
+    columns = len(rounds) + 1
+    width = max(WIDTH, 24 + columns * (COLUMN + GUTTER))
+    height = 100 + 40 + slots * SLOT + 60
+    image = Image.new("RGB", (width, height), PAPER)
+    draw = ImageDraw.Draw(image)
+    top = _header(image, width, view["title"], view.get("subtitle", "")) + 36
+    for r, rnd in enumerate(rounds):
+        x = 24 + r * (COLUMN + GUTTER)
+        draw_text(image, (x, top - 12), fit(rnd["name"], HEAD_SIZE, COLUMN), HEAD_SIZE, fill=SOFT)
+        span = SLOT * (2 << r)  # the height one match of this round spans
+        for m, match in enumerate(rnd["matches"]):
+            centre = top + span * m + span / 2
+            a_y, b_y = centre - SLOT / 2, centre + SLOT / 2
+            box = (x, a_y - SLOT / 2 + 2, x + COLUMN, b_y + SLOT / 2 - 2)
+            draw.rounded_rectangle(box, radius=6, fill="white", outline=RULE, width=2)
+            draw.line((x + 6, centre, x + COLUMN - 6, centre), fill=ZEBRA, width=1)
+            for side, y in ((0, a_y), (1, b_y)):
+                _slot(image, match.get("ab"[side]), x, y, match.get("winner"), side)
+            if match.get("score"):
+                draw_text(image, (x + COLUMN - 6, centre), match["score"], 13, fill=SOFT, anchor="rm")
+            if r + 1 < len(rounds):  # the line on to the next round's match
+                nx = x + COLUMN + GUTTER
+                target = top + span * 2 * (m // 2) + span  # the next match's centre
+                elbow = x + COLUMN + GUTTER / 2
+                draw.line((x + COLUMN, centre, elbow, centre), fill=RULE, width=2)
+                draw.line((elbow, centre, elbow, target), fill=RULE, width=2)
+                draw.line((elbow, target, nx, target), fill=RULE, width=2)
+            elif len(rnd["matches"]) == 1:  # the final: on to the champion
+                draw.line((x + COLUMN, centre, x + COLUMN + GUTTER, centre), fill=RULE, width=2)
+    champion = view.get("champion")
+    x = 24 + len(rounds) * (COLUMN + GUTTER)
+    centre = top + slots * SLOT / 2
+    if champion is not None:
+        draw.rounded_rectangle((x, centre - SLOT, x + COLUMN, centre + SLOT), radius=10, fill=MINE, outline=RULE,
+                               width=2)  # fmt: skip
+        draw_text(image, (x + 10, centre), "🏆", 24, anchor="lm")
+        draw_text(image, (x + 44, centre), fit(_name(champion), BRACKET_SIZE + 2, COLUMN - 54, bold=True),
+                  BRACKET_SIZE + 2, fill=INK, bold=True, anchor="lm")  # fmt: skip
+    if view.get("footer"):
+        draw_text(image, (24, height - 24), fit(view["footer"], HEAD_SIZE, width - 48), HEAD_SIZE, fill=SOFT)
+    return png(image)
+
+
+def _slot(image: Image.Image, who: dict[str, Any] | None, x: float, y: float, winner: int | None,
+          side: int) -> None:  # fmt: skip
+    if who is None:
+        draw_text(image, (x + 10, y), "—", BRACKET_SIZE, fill=RULE, anchor="lm")
+        return
+    won, lost = winner == side, winner is not None and winner != side
+    seed = str(who.get("seed", ""))
+    draw_text(image, (x + 26, y), seed, 13, fill=SOFT, anchor="rm")
+    colour = WIN if won else DRAW if lost else INK
+    room = COLUMN - 36 - 44
+    draw_text(image, (x + 32, y), fit(_name(who), BRACKET_SIZE, room, bold=won), BRACKET_SIZE, fill=colour,
+              bold=won, anchor="lm")  # fmt: skip
+
+
+# --- the podium ------------------------------------------------------------------------------
+STEPS = (200, 150, 110)  # the steps' heights, first to third
+COLOURS = ("#e9c54a", "#c9ccd1", "#d49a6a")
+ORDER = (1, 0, 2)  # left to right: second, first, third
+
+
+def podium(view: dict[str, Any]) -> bytes:
+    """`view`: title, subtitle, places [{name, points, ai}] (first, second, third; fewer when the
+    field was smaller), footer."""
+    height = 100 + 380
+    image = Image.new("RGB", (WIDTH, height), PAPER)
+    draw = ImageDraw.Draw(image)
+    _header(image, WIDTH, view["title"], view.get("subtitle", ""))
+    ground = height - 40
+    for index, place in enumerate(view["places"][:3]):
+        left, step = 40 + ORDER.index(index) * 220, STEPS[index]
+        draw.rectangle((left, ground - step, left + 200, ground), fill=COLOURS[index], outline=RULE, width=2)
+        draw_text(image, (left + 100, ground - step / 2), str(index + 1), 56, fill="white", bold=True, anchor="mm")
+        draw_text(image, (left + 100, ground - step - 86), MEDALS[index], 40, anchor="mm")
+        draw_text(image, (left + 100, ground - step - 44), fit(_name(place), 22, 196, bold=True), 22, fill=INK,
+                  bold=True, anchor="mm")  # fmt: skip
+        draw_text(image, (left + 100, ground - step - 16), str(place["points"]), 18, fill=SOFT, anchor="mm")
+    draw.line((20, ground, WIDTH - 20, ground), fill=INK, width=3)
+    if view.get("footer"):
+        draw_text(image, (WIDTH / 2, height - 14), fit(view["footer"], HEAD_SIZE, WIDTH - 48), HEAD_SIZE, fill=SOFT,
+                  anchor="mm")  # fmt: skip
+    return png(image)
