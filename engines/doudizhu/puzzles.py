@@ -19,7 +19,7 @@ from engines.doudizhu.solver import Solver, Trick
 from engines.doudizhu.state import SEATS, Move, State, seat_to_move, trick, winner
 from engines.puzzles import GOOD, SOLVED, WRONG, Answer, Picture, Puzzles
 
-WORK = Limit(50_000_000, 600.0)
+WORK = Limit(50_000_000, 86_400.0)  # positions: the count alone stops a search (the ceiling is never reached)
 FEWEST_MOVES = 5  # a puzzle's first position offers at least this many moves
 MOST_WINNING = 2  # ... and at most this many of them win
 
