@@ -23,6 +23,7 @@ from bot.core import Core, Request
 from bot.i18n import LANGUAGES, Translator, t
 from bot.model import EVERYONE, Reply
 from bot.session import SessionStatus
+from bot.web import chat
 
 Handler = Callable[[Core, Request], Awaitable[list[Reply]]]
 
@@ -102,6 +103,7 @@ HOST_COMMANDS: dict[str, Spec] = {spec.name: spec for spec in (
     Spec("unlink", links.unlink),
     Spec("hints", info.hints, (Arg("state", "choice", required=True, choices=("on", "off")),), moderator=True),
     Spec("lang", info.lang, (Arg("language", "choice", required=True, choices=LANGUAGES),), moderator=True),
+    Spec("web", chat.web, (Arg("state", "choice", required=True, choices=("on", "off")),), moderator=True),
     Spec("help", _help),
 )}  # fmt: skip
 
@@ -116,7 +118,7 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "cancel": ("取消",), "rematch": ("再来一局", "再来"), "board": ("棋盘", "牌桌", "局面"),
         "hint": ("提示",), "hand": ("手牌",), "record": ("棋谱", "记录"), "replay": ("复盘",),
         "games": ("游戏",), "stats": ("战绩",), "hints": ("提示开关",), "lang": ("语言",),
-        "help": ("帮助",), "watch": ("观战", "观看"), "link": ("绑定", "关联"), "unlink": ("解绑", "解除绑定"),
+        "help": ("帮助",), "web": ("网站", "网页"), "watch": ("观战", "观看"), "link": ("绑定", "关联"), "unlink": ("解绑", "解除绑定"),
         # the games' own words
         "take": ("取",), "bid": ("叫分",), "pass": ("过", "不要", "要不起", "不叫", "不抢"),
         "call": ("叫地主", "抢地主"), "play": ("出", "出牌"), "jump": ("跳",), "moves": ("走法",),
