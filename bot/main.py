@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bot import ladder, logs, startup
+from bot import logs, rating_store, startup
 from bot.adapters.console import Console
 from bot.ai import AIRunner
 from bot.config import Settings, load
@@ -37,7 +37,7 @@ async def rebuild_ratings(settings: Settings) -> None:
     then go on with the new ratings)."""
     store = await open_storage(settings.db, pool_size=1)
     try:
-        games = await ladder.rebuild(store)
+        games = await rating_store.rebuild(store)
     finally:
         await store.close()
     print(f"gamehost: rated {games} games again from the results in {where(settings.db)}")

@@ -48,7 +48,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.ratings import Skill
+from bot.rating_model import Skill
 from bot.session import (
     Aid,
     Change,
@@ -75,7 +75,7 @@ class StorageUnavailable(Exception):
     says why in one line ("database is locked", "connection refused")."""
 
 
-# --- ratings and linked accounts: what `bot.ladder` and `bot.links` keep ---------------------------
+# --- ratings and linked accounts: what `bot.rating_store` and `bot.links` keep ---------------------------
 @dataclass(frozen=True)
 class Throttle:
     """Wrong link codes allowed within `window` seconds: from one account, from everyone."""
@@ -341,14 +341,6 @@ class Storage(Ratings, Events):
     # --- moves, results, settings ---------------------------------------------------
     @abstractmethod
     async def moves(self, session_id: int) -> list[MoveRow]: ...
-
-    @abstractmethod
-    async def stats(self, user_id: str) -> list[dict[str, Any]]:
-        """Per game: game, wins, losses, draws, points, name."""
-
-    @abstractmethod
-    async def leaderboard(self, game: str | None, limit: int = 10) -> list[dict[str, Any]]:
-        """The best players (of `game`, or of every game): user_id, name, wins, losses, draws, games."""
 
     @abstractmethod
     async def setting(self, channel: str, key: str) -> str | None: ...

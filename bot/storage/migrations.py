@@ -193,7 +193,7 @@ MIGRATIONS: list[Migration] = [
         "UPDATE channel_settings SET key='telegram.board' WHERE key='telegram_board';",
     ),
     Migration(
-        "ratings per game (bot.ladder), linked accounts (bot.links), and each result's part in its game",
+        "ratings per game (bot.rating_store), linked accounts (bot.links), and each result's part in its game",
         """
         ALTER TABLE results ADD COLUMN role TEXT;
         CREATE TABLE ratings (
@@ -360,7 +360,7 @@ MIGRATIONS: list[Migration] = [
         """,
     ),
     Migration(
-        "games a player was helped in (a hint, a move taken back): the seats so far, and each result (bot.ratings)",
+        "games a player was helped in (a hint, a move taken back): the seats so far, each result (bot.rating_model)",
         """
         ALTER TABLE sessions ADD COLUMN aided TEXT;
         ALTER TABLE results ADD COLUMN aided TEXT;

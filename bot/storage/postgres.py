@@ -369,29 +369,6 @@ class PostgresStorage(SQLPublished, SQLEvents):
         return [move_of(r) for r in rows]
 
     @guarded
-    async def stats(self, user_id: str) -> list[dict[str, Any]]:
-        return await self._rows(
-            "SELECT game, COUNT(*) FILTER (WHERE result='win') AS wins, COUNT(*) FILTER (WHERE result='loss')"
-            " AS losses, COUNT(*) FILTER (WHERE result='draw') AS draws, SUM(score) AS points,"
-            ' MAX(name COLLATE "C") AS name FROM results WHERE user_id=$1 GROUP BY game ORDER BY game COLLATE "C"',
-            user_id,
-        )
-
-    @guarded
-    async def leaderboard(self, game: str | None, limit: int = 10) -> list[dict[str, Any]]:
-        where = "WHERE game=$2" if game else ""
-        params = (game,) if game else ()
-        return await self._rows(
-            "SELECT * FROM (SELECT user_id, (SELECT name FROM results r2 WHERE r2.user_id=results.user_id"
-            " ORDER BY at DESC LIMIT 1) AS name, COUNT(*) FILTER (WHERE result='win') AS wins,"
-            " COUNT(*) FILTER (WHERE result='loss') AS losses, COUNT(*) FILTER (WHERE result='draw') AS draws,"
-            f" COUNT(*) AS games FROM results {where} GROUP BY user_id) AS board"
-            ' ORDER BY wins DESC, wins::float8 / games DESC, games DESC, name COLLATE "C" LIMIT $1',
-            limit,
-            *params,
-        )
-
-    @guarded
     async def setting(self, channel: str, key: str) -> str | None:
         async with self._conn() as conn:
             return await conn.fetchval("SELECT value FROM channel_settings WHERE channel=$1 AND key=$2", channel, key)

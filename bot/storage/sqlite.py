@@ -366,27 +366,6 @@ class SQLiteStorage(SQLPublished, SQLEvents):
         return [move_of(r) for r in rows]
 
     @_guarded
-    async def stats(self, user_id: str) -> list[dict[str, Any]]:
-        return await self._rows(
-            "SELECT game, SUM(result='win') AS wins, SUM(result='loss') AS losses, SUM(result='draw') AS draws,"
-            " SUM(score) AS points, MAX(name) AS name FROM results WHERE user_id=?"
-            " GROUP BY game ORDER BY game",
-            user_id,
-        )
-
-    @_guarded
-    async def leaderboard(self, game: str | None, limit: int = 10) -> list[dict[str, Any]]:
-        where = "WHERE game=?" if game else ""
-        params = (game,) if game else ()
-        return await self._rows(
-            "SELECT user_id, (SELECT name FROM results r2 WHERE r2.user_id=results.user_id ORDER BY at DESC LIMIT 1)"
-            " AS name, SUM(result='win') AS wins, SUM(result='loss') AS losses, SUM(result='draw') AS draws,"
-            f" COUNT(*) AS games FROM results {where} GROUP BY user_id"
-            " ORDER BY wins DESC, CAST(wins AS REAL) / games DESC, games DESC, name LIMIT ?",
-            *params, limit,
-        )  # fmt: skip
-
-    @_guarded
     async def setting(self, channel: str, key: str) -> str | None:
         rows = await self._rows("SELECT value FROM channel_settings WHERE channel=? AND key=?", channel, key)
         return rows[0]["value"] if rows else None

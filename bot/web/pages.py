@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot import ladder
+from bot import rating_store
 from bot.core import Core, title
 from bot.i18n import Translator, t
 from bot.session import Session
@@ -109,7 +109,7 @@ async def leaderboard(core: Core, tr: Translator, game: str, page: int, place_to
         place = await access.target(core.store, access.PLACE_KIND, place_token)
         if place is None or place not in await access.shown_places(core.store):
             raise NotFound
-    board = await ladder.board(core.store, game, place)
+    board = await rating_store.board(core.store, game, place)
     pages = max(1, -(-len(board) // BOARD_PAGE))
     page = min(page, pages)
     shown = board[(page - 1) * BOARD_PAGE : page * BOARD_PAGE]
@@ -117,7 +117,7 @@ async def leaderboard(core: Core, tr: Translator, game: str, page: int, place_to
     rows = [Row(i, tr(t("host.ai_name", level=s.player.removeprefix("ai:"))) if s.is_ai else s.name,
                 f"{s.rating:.1f}", s.games, f"{s.win_rate:.0%}", s.streak, tokens.get(s.player))
             for i, s in enumerate(shown, (page - 1) * BOARD_PAGE + 1)]  # fmt: skip
-    updating = game in await ladder.updating(core.store)
+    updating = game in await rating_store.updating(core.store)
     return {"game": game, "title": tr(title(core.games[game])), "rows": rows, "page": page, "pages": pages,
             "place": place_token if place else None, "place_kind": (place or "").split(":")[0], "updating": updating,
             "games": [{"name": n, "title": tr(title(g))} for n, g in core.games.items()]}  # fmt: skip
@@ -137,10 +137,10 @@ def plot(history: list[float]) -> tuple[str, str, str]:
 
 async def player(core: Core, tr: Translator, token: str, page: int) -> dict[str, Any]:
     identity = await access.target(core.store, access.PLAYER, token)
-    found = await ladder.profile(core.store, identity) if identity else []
+    found = await rating_store.profile(core.store, identity) if identity else []
     if identity is None or not found:
         raise NotFound
-    accounts = await ladder.accounts_of(core.store, identity)
+    accounts = await rating_store.accounts_of(core.store, identity)
     cards = []
     for game, s in found:
         points, low, high = plot(s.history)
@@ -154,7 +154,7 @@ async def player(core: Core, tr: Translator, token: str, page: int) -> dict[str,
                                           offset=(page - 1) * RECENT)  # fmt: skip
     return {"name": found[0][1].name, "cards": cards, "page": page, "more": len(sessions) > RECENT,
             "recent": await game_rows(core, sessions[:RECENT], tr, set(accounts)),
-            "updating": bool({g for g, _ in found} & await ladder.updating(core.store))}  # fmt: skip
+            "updating": bool({g for g, _ in found} & await rating_store.updating(core.store))}  # fmt: skip
 
 
 async def game(core: Core, tr: Translator, token: str, ply: str | None) -> dict[str, Any]:

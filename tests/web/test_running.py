@@ -13,7 +13,7 @@ from pathlib import Path
 from aiohttp import ClientSession
 
 from bot.config import load
-from tests.running import ROOT, SLOW, environment
+from tests.support.running import ROOT, SLOW, environment
 
 
 def free_port() -> int:
