@@ -24,7 +24,9 @@ from bot.i18n import LANGUAGES, Translator, catalog, t
 from bot.model import EVERYONE, Reply
 from bot.parser import Command, ParseError
 from bot.parser import parse as parse_words
+from bot.puzzles import command as puzzles
 from bot.session import SessionStatus
+from bot.web import chat
 from engines.base import Game
 
 Handler = Callable[[Core, Request], Awaitable[list[Reply]]]
@@ -102,10 +104,13 @@ HOST_COMMANDS: dict[str, Spec] = {spec.name: spec for spec in (
     Spec("games", info.games),
     Spec("stats", rating_commands.stats, (Arg("user", "user"),)),
     Spec("leaderboard", rating_commands.leaderboard, (GAME, SCOPE)),
+    Spec("puzzle", puzzles.puzzle, (Arg("what"),)),
+    Spec("answer", puzzles.answer, (Arg("move", required=True),)),
     Spec("link", links.link, (Arg("code"),)),
     Spec("unlink", links.unlink),
     Spec("hints", info.hints, (Arg("state", "choice", required=True, choices=("on", "off")),), moderator=True),
     Spec("lang", info.lang, (Arg("language", "choice", required=True, choices=LANGUAGES),), moderator=True),
+    Spec("web", chat.web, (Arg("state", "choice", required=True, choices=("on", "off")),), moderator=True),
     Spec("help", _help),
 )}  # fmt: skip
 
@@ -123,6 +128,8 @@ WORDS: Words = {
         "hint": ("提示",), "hand": ("手牌",), "record": ("棋谱", "记录"), "replay": ("复盘",),
         "games": ("游戏",), "stats": ("战绩",), "hints": ("提示开关",), "lang": ("语言",),
         "help": ("帮助",), "watch": ("观战", "观看"), "link": ("绑定", "关联"), "unlink": ("解绑", "解除绑定"),
+        "puzzle": ("谜题", "残局", "做题"), "answer": ("解", "答"),
+        "web": ("网站", "网页"),
     },
 }  # fmt: skip
 
