@@ -122,7 +122,7 @@ async def test_the_leaderboard_pages_and_places(client: TestClient, played: Play
 
 async def test_a_players_page(client: TestClient, played: Played) -> None:
     board = await page(client, "/leaderboard/nim")
-    link = re.search(r'href="(/player/[^"]+)">Erin 小红<', board)
+    link = re.search(r'href="(/player/[^"]+)"><bdi>Erin 小红</bdi><', board)
     assert link is not None
     html = await page(client, link.group(1))
     assert "<h1 class=\"player\">Erin 小红</h1>" in html and "discord:erin" not in html
