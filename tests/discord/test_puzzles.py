@@ -67,8 +67,7 @@ async def test_a_wrong_move_and_a_hint_are_answered_the_better_move_to_the_playe
     assert fake.last(channel, "Puzzle rating 0.0 → -") is not None
 
 
-async def test_the_daily_puzzle_is_the_same_for_two_people_and_a_restart_resumes_a_puzzle(fake: FakeDiscord,
-                                                                                          tmp_path: Path) -> None:  # fmt: skip
+async def test_the_daily_puzzle_for_two_and_a_restart_mid_puzzle(fake: FakeDiscord, tmp_path: Path) -> None:
     db = tmp_path / "games.db"
     bot = await start_bot(fake, db)
     channel = first_channel(fake)
