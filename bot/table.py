@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 
-from bot import info, links, lobby, offers, play, standing, watch
+from bot import info, links, lobby, offers, play, review, standing, watch
 from bot.commands import Command, ParseError
 from bot.commands import parse as parse_words
 from bot.core import Core, Request
@@ -94,6 +94,7 @@ HOST_COMMANDS: dict[str, Spec] = {spec.name: spec for spec in (
     Spec("hand", info.hand, status=PLAYING, seat=True),
     Spec("record", info.record),
     Spec("replay", info.replay_at, (Arg("move", "number", high=100_000),)),
+    Spec("review", review.review, (Arg("back", "number", high=review.MOST),)),
     Spec("rules", info.rules, (GAME,)),
     Spec("games", info.games),
     Spec("stats", standing.stats, (Arg("user", "user"),)),
@@ -114,7 +115,7 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "decline": ("拒绝", "不同意"), "go": ("开始",), "move": ("走", "下", "落子"), "undo": ("悔棋",),
         "draw": ("求和", "和棋"), "restart": ("重开", "重来"), "resign": ("认输", "投降"), "back": ("回来", "返回"),
         "cancel": ("取消",), "rematch": ("再来一局", "再来"), "board": ("棋盘", "牌桌", "局面"),
-        "hint": ("提示",), "hand": ("手牌",), "record": ("棋谱", "记录"), "replay": ("复盘",),
+        "hint": ("提示",), "hand": ("手牌",), "record": ("棋谱", "记录"), "replay": ("复盘",), "review": ("分析",),
         "games": ("游戏",), "stats": ("战绩",), "hints": ("提示开关",), "lang": ("语言",),
         "help": ("帮助",), "watch": ("观战", "观看"), "link": ("绑定", "关联"), "unlink": ("解绑", "解除绑定"),
         # the games' own words

@@ -451,6 +451,13 @@ MIGRATIONS: list[Migration] = [
         """,
     ),
     Migration("tournaments: events, their entrants and their games", *_events()),
+    Migration(
+        "reviews: a finished game's review, made once and served again",
+        "CREATE TABLE reviews (session_id INTEGER PRIMARY KEY REFERENCES sessions(id), review TEXT NOT NULL,"
+        " at REAL NOT NULL);",
+        "CREATE TABLE reviews (session_id BIGINT PRIMARY KEY REFERENCES sessions(id), review TEXT NOT NULL,"
+        " at DOUBLE PRECISION NOT NULL);",
+    ),
 ]
 
 
