@@ -77,7 +77,7 @@ MUTATIONS = [
     # --- background play ---
     m("autoplay.no_timer_loop", "bot/autoplay.py", "        self.spawn(self._timer_loop())", "        pass",
       "tests/bot/test_timers.py", "the timer loop never starts"),
-    m("autoplay.backoff_constant", "bot/autoplay.py", "FIRST_BACKOFF * 2 ** min(failures - 1, 30)", "FIRST_BACKOFF",
+    m("supervised.backoff_constant", "bot/supervised.py", "FIRST_BACKOFF * 2 ** min(failures - 1, 30)", "FIRST_BACKOFF",
       "tests/bot/test_supervision.py", "the back-off does not double"),
     m("autoplay.three_forfeit", "bot/autoplay.py", "        if len(session.seats) == 2:", "        if True:",
       "tests/bot/test_timers.py tests/bot/test_flows.py", "in a game of three a time-out loses the game"),
@@ -109,7 +109,7 @@ MUTATIONS = [
       "tests/bot/test_flows.py", "anyone may cancel a table"),
     m("lobby.cancel_after_moves", "bot/lobby.py", "        if session.ply > 0:", "        if False:",
       "tests/bot/test_flows.py", "the starter may cancel a game under way"),
-    m("commands.too_long", "bot/commands.py", "    if len(text) > MAX_TEXT:", "    if False:",
+    m("commands.too_long", "bot/parser.py", "    if len(text) > MAX_TEXT:", "    if False:",
       "tests/bot/test_input.py tests/bot/test_commands.py", "a command of any length is read"),
     # --- what is shown to whom ---
     m("info.hint_public", "bot/info.py", "    return [secret(r.user, r.reader, t(\"host.hint\", move=text))]",

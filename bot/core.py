@@ -18,10 +18,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.ai import AIRunner
-from bot.commands import Command
 from bot.i18n import LANGUAGES, Translator, t, translator
 from bot.languages import Languages
 from bot.model import Event, NotSecret, Private, Reply, User
+from bot.parser import Command
 from bot.pictures import Pictures
 from bot.session import Change, Notice, Seat, Session, SessionStatus
 from bot.storage import PLACE, Storage
@@ -64,6 +64,7 @@ class Core:
     owed: Owed = field(default_factory=lambda: Owed())  # what commits owe their channel: the host's outbox
     # Told that accounts were linked or unlinked: the ratings they change are rated again in the background.
     rerate: Callable[[], None] = lambda: None
+    web_url: str | None = None  # the web site's public URL: chat messages link to its pages (`bot.web.chat`)
     locks: defaultdict[str, asyncio.Lock] = field(default_factory=lambda: defaultdict(asyncio.Lock))
     game_words: dict[str, str] = field(init=False)  # every word that names a game -> the game's name
 

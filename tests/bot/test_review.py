@@ -11,7 +11,7 @@ import pytest
 from bot.model import EVERYONE
 from tests.conftest import ALICE, BOB, CAROL, Table
 from tests.engines.test_review import DDZ_MOVES
-from tests.pictures import picture
+from tests.support.pictures import picture
 
 BACKENDS = ("sqlite", "postgres")
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from PIL import Image
 
 from tests.console.test_console import play
-from tests.pictures import picture
+from tests.support.pictures import picture
 
 # Black builds an open three; white looks away (a15); black wins with an open four.
 BLUNDER = ("h8", "a1", "i8", "a2", "j8", "a15", "k8", "g8", "l8")

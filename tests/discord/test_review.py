@@ -7,7 +7,7 @@ from tests.console.test_review import BLUNDER
 from tests.discord.conftest import Bot, board_saying, first_channel, run, said_to
 from tests.discord.fake import ALICE, BOB, CAROL, FakeDiscord
 from tests.discord.test_games import bob_accepts_gomoku
-from tests.pictures import picture
+from tests.support.pictures import picture
 
 
 async def test_a_gomoku_blunder_reviewed_by_button_and_command(fake: FakeDiscord, bot: Bot) -> None:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from tests.console.test_review import BLUNDER
-from tests.pictures import picture
+from tests.support.pictures import picture
 from tests.telegram.conftest import GROUP, World, button, last_message_id
 
 

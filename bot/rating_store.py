@@ -3,7 +3,7 @@ rating of finished games (`catch_up`, `rebuild`, `Rerater`), kept by the storage
 
 The ratings are a function of the results and the linked accounts: the store rates each
 finished game in the transaction that writes its results (`Storage.save`), with
-`bot.ratings`' fold. Linking or unlinking accounts changes who played which game, so the
+`bot.rating_model`' fold. Linking or unlinking accounts changes who played which game, so the
 games of each kind they played are rated again from the first, off the command's path: the
 command asks for it, and a `Rerater` in each host does it in small steps in the background
 (`Storage.rerate`: `bot.storage.rebuilt` says how), while the ratings from before are shown,
@@ -23,10 +23,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot import ratings
-from bot.outbox import backoff
+from bot import rating_model
 from bot.storage import PLACE, Storage
 from bot.storage.rebuilt import paced
+from bot.supervised import backoff
 
 __all__ = ["PLACE", "Rerater", "Standing", "accounts_of", "board", "catch_up", "identity_of", "profile", "rebuild",
            "updating"]  # fmt: skip
@@ -63,7 +63,7 @@ class Rerater:
     step after step, resting between them as long as each took: `paced`): woken when this process links
     or unlinks accounts, and every `poll` seconds (another process may have asked, or died
     holding a build, whose lease then runs out). A failing step is logged and tried again
-    after the outbox's back-off (1 s doubling to 60 s)."""
+    after the back-off (`bot.supervised`: 1 s doubling to 60 s)."""
 
     def __init__(self, store: Storage, owner: str, lease: float, poll: float) -> None:
         self.store, self.owner, self.lease, self.poll = store, owner, lease, poll
@@ -131,7 +131,7 @@ class Standing:
 
     @property
     def is_ai(self) -> bool:
-        return self.player.startswith(ratings.AI)
+        return self.player.startswith(rating_model.AI)
 
     @property
     def win_rate(self) -> float:
