@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Literal
 
 from bot import info, links, lobby, offers, play, rating_commands, review, watch
 from bot.core import Core, Request
@@ -25,9 +26,11 @@ from bot.parser import Command, ParseError
 from bot.parser import parse as parse_words
 from bot.puzzles import command as puzzles
 from bot.session import SessionStatus
+from bot.web import chat
 from engines.base import Game
 
 Handler = Callable[[Core, Request], Awaitable[list[Reply]]]
+ArgKind = Literal["text", "move", "number", "user", "game", "choice"]
 
 
 @dataclass(frozen=True)
@@ -38,7 +41,7 @@ class Arg:
     "number" (0..`high`), "user", "game" (a game's name) or "choice" (one of `choices`)."""
 
     name: str
-    kind: str = "text"
+    kind: ArgKind = "text"
     required: bool = False
     choices: tuple[str, ...] = ()
     high: int = 0
@@ -108,6 +111,7 @@ HOST_COMMANDS: dict[str, Spec] = {spec.name: spec for spec in (
     Spec("unlink", links.unlink),
     Spec("hints", info.hints, (Arg("state", "choice", required=True, choices=("on", "off")),), moderator=True),
     Spec("lang", info.lang, (Arg("language", "choice", required=True, choices=LANGUAGES),), moderator=True),
+    Spec("web", chat.web, (Arg("state", "choice", required=True, choices=("on", "off")),), moderator=True),
     Spec("help", _help),
 )}  # fmt: skip
 
@@ -126,6 +130,7 @@ WORDS: Words = {
         "games": ("游戏",), "stats": ("战绩",), "hints": ("提示开关",), "lang": ("语言",),
         "help": ("帮助",), "watch": ("观战", "观看"), "link": ("绑定", "关联"), "unlink": ("解绑", "解除绑定"),
         "puzzle": ("谜题", "残局", "做题"), "answer": ("解", "答"),
+        "web": ("网站", "网页"),
     },
 }  # fmt: skip
 
