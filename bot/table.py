@@ -23,6 +23,8 @@ from bot.core import Core, Request
 from bot.i18n import LANGUAGES, Translator, t
 from bot.model import EVERYONE, Reply
 from bot.session import SessionStatus
+from bot.tournament import commands as events
+from bot.tournament.model import FORMATS
 
 Handler = Callable[[Core, Request], Awaitable[list[Reply]]]
 
@@ -68,6 +70,7 @@ GAME_ACTIONS: dict[str, Spec] = {spec.name: spec for spec in (
     Spec("watch", watch.watch, (Arg("level"),)),
     Spec("rules", info.rules),
     Spec("leaderboard", standing.leaderboard, (SCOPE,)),
+    Spec("tournament", events.open_event, (Arg("format", "choice", choices=FORMATS),)),
 )}  # fmt: skip
 
 
@@ -77,17 +80,19 @@ async def _help(core: Core, r: Request) -> list[Reply]:
 
 # Commands about the channel's session or the bot itself, in the order the help lists them.
 HOST_COMMANDS: dict[str, Spec] = {spec.name: spec for spec in (
-    Spec("join", lobby.join, status=LOBBY),
+    Spec("join", events.join, (Arg("bot"),)),
     Spec("accept", lobby.accept),
     Spec("decline", lobby.decline),
-    Spec("go", lobby.go, status=LOBBY, moderator=True),
+    Spec("go", events.go, moderator=True),
     Spec("move", play.move, (Arg("move", "move", required=True),), status=PLAYING, seat=True),
     Spec("undo", offers.undo, status=PLAYING, seat=True),
     Spec("draw", offers.draw, status=PLAYING, seat=True),
     Spec("restart", offers.restart, status=PLAYING, seat=True),
     Spec("resign", play.resign, status=PLAYING, seat=True),
     Spec("back", play.back, status=PLAYING, seat=True),
-    Spec("cancel", lobby.cancel, moderator=True),
+    Spec("cancel", events.cancel, moderator=True),
+    Spec("withdraw", events.withdraw),
+    Spec("standings", events.standings),
     Spec("rematch", lobby.rematch),
     Spec("board", info.board, (Arg("show"),)),
     Spec("hint", info.hint, status=PLAYING, seat=True),
@@ -121,6 +126,7 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "take": ("取",), "bid": ("叫分",), "pass": ("过", "不要", "要不起", "不叫", "不抢"),
         "call": ("叫地主", "抢地主"), "play": ("出", "出牌"), "jump": ("跳",), "moves": ("走法",),
         "path": ("路线", "路径"), "swap": ("交换",),
+        "tournament": ("锦标赛", "比赛"), "withdraw": ("退赛",), "standings": ("积分榜", "排名"),
     },
 }  # fmt: skip
 
