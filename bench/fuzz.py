@@ -3,7 +3,7 @@
     nice -n 5 .venv/bin/python -m bench.fuzz --events 1000000 --seed 1 --db /dev/shm/fuzz.db
 
 Every event goes through `Host.handle` as an adapter would send it: hostile unicode (the
-alphabet of `tests/hostile.py`: right-to-left text, zero-width and bidi characters, emoji,
+alphabet of `tests/support/hostile.py`: right-to-left text, zero-width and bidi characters, emoji,
 controls, lone surrogates, digits `int()` refuses, up to 100k characters), random commands
 of the help with random and hostile options, random users (hostile display names, some
 moderators) in channels of the three platforms, all four games, buttons from old replies
@@ -50,7 +50,7 @@ from typing import Any
 
 import engines
 import render
-from bot import table
+from bot import command_table
 from bot.host import Host
 from bot.info import replay
 from bot.model import CONSOLE, DISCORD, TELEGRAM, Event, Everyone, NotSecret, Private, Reply, User
@@ -58,13 +58,13 @@ from bot.session import SessionStatus
 from bot.storage import open_storage
 from engines.checkers.board import TIP_DISTANCE
 from engines.checkers.state import GOAL_POINT
-from tests import hostile
+from tests.support import hostile
 
 GAMES = engines.all_games()
 WORDS_OF_GAMES = sorted({w for g in GAMES.values() for w in (g.name, *g.aliases)})
-HOST_WORDS = sorted(table.HOST_COMMANDS)
-GAME_ACTIONS = sorted(table.GAME_ACTIONS)
-OTHER_WORDS = sorted(table.COMMAND_WORDS)  # 认输, 过, ...
+HOST_WORDS = sorted(command_table.HOST_COMMANDS)
+GAME_ACTIONS = sorted(command_table.GAME_ACTIONS)
+OTHER_WORDS = sorted(command_table.COMMAND_WORDS)  # 认输, 过, ...
 GAME_WORDS = sorted({w for g in GAMES.values() for w in (*g.move_words, *g.queries)})
 CODE = re.compile(r"\b([A-HJ-NP-Z2-9]{6})\b")
 BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
@@ -304,7 +304,7 @@ def game_command(rng: random.Random, ch: Channel, user: User) -> str:
     if action == "challenge":
         other = rng.choice([p for p in ch.people if p is not user] or ch.people)
         args.insert(0, f"@{other.handle}" if rng.random() < 0.9 else "@nobody")
-    zh = rng.random() < 0.1 and table.name_in("zh", action)
+    zh = rng.random() < 0.1 and command_table.name_in("zh", action)
     return " ".join([f"/{word}", zh or action, *args])
 
 
@@ -430,7 +430,7 @@ class Fuzz:
             await self.handle(self.event(ch, user, junk(rng)))
         elif kind == "command":
             name = rng.choice([*HOST_WORDS, *GAME_WORDS, *OTHER_WORDS])
-            text = " ".join([f"/{name}", *arguments(rng, ch, table.COMMAND_WORDS.get(name, name), self.codes)])
+            text = " ".join([f"/{name}", *arguments(rng, ch, command_table.COMMAND_WORDS.get(name, name), self.codes)])
             if rng.random() < 0.05:
                 text = text.replace("/", f"/{rng.choice(('', '@gamehost_bot', '@other_bot'))}", 1)
                 text = text.replace(" ", "@gamehost_bot ", 1) if "@" not in text else text

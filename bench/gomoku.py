@@ -6,6 +6,7 @@
     nice -n 10 .venv/bin/python -m bench.gomoku --only latency --games 4
     .venv/bin/python -m bench.gomoku --only speed                       # nodes/s on fixed positions
     .venv/bin/python -m bench.gomoku --only render
+    nice -n 10 .venv/bin/python -m bench.gomoku --only white --games 10 --seed 1   # the levels against tss
 
 The levels are defined by work (nodes searched, `Gomoku.levels`), not by the
 clock: a game from the same seed is the same game on an idle machine and on a
@@ -26,6 +27,10 @@ latency: every move of each level measured over whole games played against
 itself from such openings; prints p50 / p95 / max CPU seconds per level and
 checks the rule "hard p95 <= 1.0 s, master p95 <= 3.0 s" on CPU time (wall
 time printed beside it). The move times of the strength games are summarised too.
+white: hard and master against `tss` (bench/gomoku_tss.py, an outside threat-space-search player
+that shares no code with the engine), each on `--games` openings played twice, the level once as black
+and once as white; the openings (`fresh_opening`: three stones within three of the centre, white to
+move) come from their own generator, seeded from `--seed` (1 and up: measuring; tuning used 900 and up).
 render: median time and PNG size of pictures of finished games (15x15, 19x19).
 Games run in at most 2 worker processes, at nice 10. A line that says FAIL
 makes the exit status 1.
@@ -44,7 +49,8 @@ import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
-from engines.base import Limit
+from bench import gomoku_tss
+from engines.base import AIInfo, AIResult, Limit
 from engines.gomoku import Gomoku, Point
 from engines.gomoku.players import move as player_move
 
@@ -82,6 +88,18 @@ def opening(seed: int, size: int = 15) -> list[Point]:
     return stones
 
 
+def fresh_opening(seed: int, size: int = 15) -> list[Point]:
+    """Three stones (black, white, black) on distinct points within three of the centre: the `white`
+    section's openings, from a generator of their own (never the tuning's `opening`)."""
+    rng = random.Random(f"fresh opening {seed}")
+    centre, stones = size // 2, []
+    while len(stones) < 3:
+        p = Point(centre + rng.randint(-3, 3), centre + rng.randint(-3, 3))
+        if p not in stones:
+            stones.append(p)
+    return stones
+
+
 def standing() -> float:
     """The AI's clock here: it stands still, so the host's wall-clock safety net never cuts a move short
     (on a busy machine it would, and the games would depend on the load)."""
@@ -92,11 +110,12 @@ def limit_of(player: str) -> Limit:
     return LIMIT[player.partition(":")[0]]
 
 
-def play(black: str, white: str, seed: int, size: int = 15, rule: str = "freestyle") -> dict:
-    """One game from opening(seed); returns the winner's level (or None), plies, and per move the player,
+def play(black: str, white: str, seed: int, size: int = 15, rule: str = "freestyle", fresh: bool = False) -> dict:
+    """One game from opening(seed) (`fresh`: fresh_opening(seed)); returns the winner's level (or None),
+    plies, and per move the player,
     wall and CPU seconds and nodes."""
     state = GAME.new_state({"size": size, "rule": rule}, 2, seed)
-    for p in opening(seed, size):
+    for p in (fresh_opening if fresh else opening)(seed, size):
         state = GAME.apply(state, state.turn, p)
     rng = random.Random(seed)
     levels = (black, white)
@@ -104,7 +123,10 @@ def play(black: str, white: str, seed: int, size: int = 15, rule: str = "freesty
     while (seat := GAME.to_move(state)) is not None:
         level = levels[seat]
         started, cpu = time.perf_counter(), time.process_time()
-        result = player_move(state, seat, level, limit_of(level), rng, clock=standing)
+        if level == "tss":
+            result = AIResult(Point(*gomoku_tss.play([tuple(p) for p in state.moves], size, rng)), AIInfo(work=0))
+        else:
+            result = player_move(state, seat, level, limit_of(level), rng, clock=standing)
         times.append((level, time.perf_counter() - started, time.process_time() - cpu, result.info.get("work", 0)))
         state = GAME.apply(state, seat, result.move)
     outcome = GAME.outcome(state)
@@ -272,6 +294,28 @@ def strength(games: int, workers: int, pairings: list[tuple[str, str]], show: bo
     return ok
 
 
+def white(games: int, workers: int, levels: list[str], seed: int) -> bool:
+    """Each level against tss on `games` fresh openings, once with each colour: wins by colour."""
+    # Every level's white games first (the colour it loses with), so a run stopped early has played those.
+    jobs = [("tss", level, seed + i, 15, "freestyle", True) for i in range(games) for level in levels]
+    jobs += [(level, "tss", seed + i, 15, "freestyle", True) for i in range(games) for level in levels]
+    started = time.perf_counter()
+    print(f"\nAgainst tss (bench/gomoku_tss.py), fresh openings, seeds {seed}..{seed + games - 1}:", flush=True)
+    results = run_games(jobs, workers, progress=True)
+    print(f"{'level':8} {'as black':>9} {'as white':>9} {'all':>9}")
+    for level in levels:
+        black = [r for r in results if r["black"] == level]
+        white_ = [r for r in results if r["white"] == level]
+        wb, ww = sum(r["winner"] == level for r in black), sum(r["winner"] == level for r in white_)
+        print(f"{level:8} {wb:>5}/{len(black):<3} {ww:>5}/{len(white_):<3} {wb + ww:>5}/{len(black) + len(white_):<3}")
+        for r in black + white_:
+            if r["winner"] != level:
+                print(f"    not won: {r['black']} (black) vs {r['white']}, seed {r['seed']}: {r['record']}")
+    latency_table([t for r in results for t in r["times"] if t[0] != "tss"], "Move times of the levels")
+    print(f"digest {digest(results)}   ({time.perf_counter() - started:.0f} s wall)")
+    return True
+
+
 def render_bench(repeat: int) -> None:
     from bot.i18n import Translator
     from render.base import RenderContext
@@ -325,6 +369,8 @@ def main() -> None:
     if "strength" in sections:
         pairs = [tuple(p.split("/")) for p in args.pairs.split(";")] if args.pairs else PAIRINGS
         ok &= strength(args.games or 80, workers, pairs, args.show, args.seed)
+    if "white" in sections:
+        ok &= white(args.games or 10, workers, (args.pairs or "hard;master").split(";"), args.seed)
     if "render" in sections:
         render_bench(30)
     print(f"\nall targets: {'PASS' if ok else 'FAIL'}")

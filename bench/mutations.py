@@ -109,7 +109,7 @@ MUTATIONS = [
       "tests/bot/test_flows.py", "anyone may cancel a table"),
     m("lobby.cancel_after_moves", "bot/lobby.py", "        if session.ply > 0:", "        if False:",
       "tests/bot/test_flows.py", "the starter may cancel a game under way"),
-    m("commands.too_long", "bot/commands.py", "    if len(text) > MAX_TEXT:", "    if False:",
+    m("commands.too_long", "bot/parser.py", "    if len(text) > MAX_TEXT:", "    if False:",
       "tests/bot/test_input.py tests/bot/test_commands.py", "a command of any length is read"),
     # --- what is shown to whom ---
     m("info.hint_public", "bot/info.py", "    return [secret(r.user, r.reader, t(\"host.hint\", move=text))]",

@@ -42,6 +42,12 @@ class Settings(BaseSettings):
         None, ge=0, le=65535, description="serve /healthz, /readyz and /metrics (Prometheus) on this port (unset: off)"
     )
     metrics_listen: str = Field("127.0.0.1", description="address the /healthz, /readyz and /metrics server listens on")
+    web_port: int | None = Field(
+        None, ge=0, le=65535, description="serve the read-only web site (leaderboards, players, replays) on this port"
+                                          " (unset: off); never /metrics",
+    )  # fmt: skip
+    web_listen: str = Field("127.0.0.1", description="address the web site listens on (a reverse proxy publishes it)")
+    web_url: str | None = Field(None, description="the web site's public URL; set: chat messages link to its pages")
     start_attempts: int = Field(8, ge=1, description="tries to reach a platform at start (1 s, 2 s, 4 s … apart)")
     rebuild_ratings: bool = Field(False, description="rebuild every rating from the results table, then exit")
 

@@ -18,10 +18,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.ai import AIRunner
-from bot.commands import Command
 from bot.i18n import LANGUAGES, Translator, t, translator
 from bot.languages import Languages
 from bot.model import Event, NotSecret, Private, Reply, User
+from bot.parser import Command
 from bot.pictures import Pictures
 from bot.session import Change, Notice, Seat, Session, SessionStatus
 from bot.storage import PLACE, Storage
@@ -66,6 +66,7 @@ class Core:
     rerate: Callable[[], None] = lambda: None
     # Told that a tournament changed (it began, someone withdrew): the runner looks at it now.
     events_changed: Callable[[], None] = lambda: None
+    web_url: str | None = None  # the web site's public URL: chat messages link to its pages (`bot.web.chat`)
     locks: defaultdict[str, asyncio.Lock] = field(default_factory=lambda: defaultdict(asyncio.Lock))
     game_words: dict[str, str] = field(init=False)  # every word that names a game -> the game's name
 

@@ -3,7 +3,7 @@
 `Host` is the façade the adapters and tests use: `handle` answers one event,
 `attach` says where unasked-for replies go, `start`/`stop`/`idle` run background
 play, and a few read-only questions serve the platforms. Behind it, each concern
-has its module: `table` (the commands), `lobby`, `play`, `offers`, `info`,
+has its module: `command_table` (the commands), `lobby`, `play`, `offers`, `info`,
 `replies`, `autoplay` (bots and timers); `core` holds what they share.
 
 Every command runs under its channel's lock: load the session, check what the
@@ -22,15 +22,15 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import engines
-from bot import clean, info, ladder, metrics, play, table
+from bot import clean, command_table, info, metrics, play, rating_store
 from bot.ai import AIRunner
 from bot.autoplay import LEASE, Autoplay
-from bot.commands import Command, ParseError
 from bot.core import Core, Request, in_language, notice, secret, title
 from bot.i18n import Translator, t, translator
 from bot.languages import CHANNEL_KEY, Languages
 from bot.model import Event, Reply
 from bot.outbox import Outbox, Publish, Settled, public
+from bot.parser import Command, ParseError
 from bot.pictures import Pictures
 from bot.replies import board, lobby
 from bot.session import ChannelBusy, Conflict, Outgoing, Session, SessionStatus
@@ -112,7 +112,8 @@ class Host:
         # What each commit owes its channel, sent at least once (the platforms that publish through it).
         self.outbox = Outbox(store, clock, self.autoplay.owner, lease_seconds, self._regenerate, self.core.lock)
         self.core.owed = self.outbox
-        self.rerater = ladder.Rerater(store, self.autoplay.owner, lease_seconds, self.autoplay.poll)  # after links
+        # Re-rating after links change, in small steps in the background.
+        self.rerater = rating_store.Rerater(store, self.autoplay.owner, lease_seconds, self.autoplay.poll)
         self.core.rerate = self.rerater.wake
         self.tournaments = Tournaments(self.core, self._deliver, self.autoplay.owner, lease_seconds,
                                        self.autoplay.poll, self._outboxes.keys)  # fmt: skip
@@ -157,7 +158,7 @@ class Host:
         """Resume: every AI turn that was pending, and the timers."""
         self.autoplay.spawn(self.ai.warm_up())
         self.autoplay.spawn(self.pictures.warm_up())
-        await ladder.catch_up(self.store)  # games whose rating failed when they ended (logged then)
+        await rating_store.catch_up(self.store)  # games whose rating failed when they ended (logged then)
         self.outbox.start()  # first: what a stopped process still owed the channels
         await self.autoplay.start()
         self.rerater.start()  # and any re-rating a stopped process left half done
@@ -184,17 +185,17 @@ class Host:
     def knows(self, word: str) -> bool:
         """Whether `word` is a command word of the host or of any game."""
         word = clean.text(word).lower()
-        word = table.COMMAND_WORDS.get(word, word)
-        return table.known(word, self.words) or any(_its_word(g, word) for g in self.games.values())
+        word = command_table.COMMAND_WORDS.get(word, word)
+        return command_table.known(word, self.words) or any(_its_word(g, word) for g in self.games.values())
 
     def command_name(self, word: str) -> str | None:
         """The command `word` names as the table spells it (认输 -> resign), None if none."""
         word = clean.text(word).lower()
-        return table.COMMAND_WORDS.get(word, word) if self.knows(word) else None
+        return command_table.COMMAND_WORDS.get(word, word) if self.knows(word) else None
 
     def parse(self, text: str) -> Command | ParseError | None:
         """How the host reads `text` (None: not a command)."""
-        return table.parse(clean.text(text), self.words, self.bot_name)
+        return command_table.parse(clean.text(text), self.words, self.bot_name)
 
     async def has_game(self, channel: str) -> bool:
         """Whether `channel` has a table open or a game going on."""
@@ -330,7 +331,7 @@ class Host:
     async def _dispatch(self, r: Request) -> list[Reply]:
         """Find the command in the table (or among the channel's game's words) and run it."""
         name = r.command.name
-        spec = (table.GAME_ACTIONS if r.command.game is not None else table.HOST_COMMANDS).get(name)
+        spec = (command_table.GAME_ACTIONS if r.command.game is not None else command_table.HOST_COMMANDS).get(name)
         if spec is not None:
             r.need(spec.status, spec.seat)
             return await spec.run(self.core, r)
@@ -426,10 +427,7 @@ def _button_fresh(button: tuple[int, str, str], session: Session | None) -> bool
     offer) only while that session is at the version it was made at."""
     session_id, version, command = button
     if session_id == 0:  # a button of no session (a leaderboard's pages)
-        return command.split(" ")[0] in table.FREE_BUTTONS
+        return command.split(" ")[0] in command_table.FREE_BUTTONS
     if session is None or session.id != session_id:
         return False
     return version == "*" or int(version) == session.version
-
-
-replay = info.replay  # the state after some moves of a session, rebuilt from its record

@@ -7,10 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bot import replies
-from bot.core import Core, Request, points, secret, title, vs
+from bot.core import Core, Request, secret, title, vs
 from bot.i18n import Translator, t
 from bot.languages import read_language
-from bot.lobby import mentioned
 from bot.model import EVERYONE, Reply
 from bot.session import Aid, MoveRow, Session, SessionStatus
 from engines.base import Game, Msg, Refusal, read_number
@@ -163,36 +162,6 @@ def _play_again(game: Game, session: Session, moves: Iterable[MoveRow]) -> tuple
 def ai_seed(session: Session) -> int:
     """The seed of the AI's thinking at this point of the game (the same each time it looks again)."""
     return (session.seed * 1_000_003 + session.ply) % (1 << 62)
-
-
-async def stats(core: Core, r: Request) -> list[Reply]:
-    """`/stats [@user]`: wins, losses, draws (and points) per game."""
-    who = mentioned(r, r.command.mentions[0]) if r.command.mentions else r.user
-    rows = await core.store.stats(who.id)
-    if not rows:
-        return [Reply(r.tr(t("host.stats_none", name=who.name)), audience=EVERYONE)]
-    lines = [r.tr(t("host.stats_header", name=rows[0]["name"] or who.name))]
-    for row in rows:
-        key = "host.stats_line" if row["points"] is None else "host.stats_line_points"
-        lines.append(r.tr(t(key, game=title(core.games[row["game"]]), wins=row["wins"], losses=row["losses"],
-                            draws=row["draws"], points=points(row["points"] or 0))))  # fmt: skip
-    return [Reply("\n".join(lines), audience=EVERYONE)]
-
-
-async def leaderboard(core: Core, r: Request) -> list[Reply]:
-    """`/leaderboard [game]` or `/<game> leaderboard`."""
-    game = r.command.game
-    if game is None and r.command.args:
-        game = _game_named(core, r, r.command.args[0])
-    rows = await core.store.leaderboard(game)
-    name = title(core.games[game]) if game else t("host.all_games")
-    if not rows:
-        return [Reply(r.tr(t("host.leaderboard_empty", game=name)), audience=EVERYONE)]
-    lines = [r.tr(t("host.leaderboard_header", game=name))]
-    for i, row in enumerate(rows, 1):
-        lines.append(r.tr(t("host.leaderboard_line", rank=i, name=row["name"], wins=row["wins"],
-                            losses=row["losses"], draws=row["draws"])))  # fmt: skip
-    return [Reply("\n".join(lines), audience=EVERYONE)]
 
 
 async def rules(core: Core, r: Request) -> list[Reply]:

@@ -4,7 +4,7 @@
 typed as `/link CODE` on the other platform or account, it joins that account to the
 asker's identity, and from then on both share ratings, stats and leaderboard place (the
 games they played are rated again with the accounts as one player: asked for here, done in
-the background, `bot.ladder.Rerater`). `/unlink` takes the typing account out again. An
+the background, `bot.rating_store.Rerater`). `/unlink` takes the typing account out again. An
 identity is an opaque id (`id:<hex>`), so no account's own id stands for a group it may leave.
 
 Guessing is rate limited: a wrong code counts against the account that typed it
@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import secrets
 
-from bot import ladder
+from bot import rating_store
 from bot.core import Core, Request, notice
 from bot.i18n import t
 from bot.model import Private, Reply
@@ -63,7 +63,7 @@ async def link(core: Core, r: Request) -> list[Reply]:
     if not await store.link_accounts(redeemed.owner, me, f"id:{secrets.token_hex(8)}"):  # the rating asked for
         raise Refusal("ratings.link_unlink_first")
     core.rerate()
-    accounts = await ladder.accounts_of(store, await ladder.identity_of(store, me))
+    accounts = await rating_store.accounts_of(store, await rating_store.identity_of(store, me))
     return [notice(r.user, r.reader, t("ratings.linked", count=len(accounts)))]
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bot import ladder, logs, startup
+from bot import logs, rating_store, startup
 from bot.adapters.console import Console
 from bot.ai import AIRunner
 from bot.config import Settings, load
@@ -26,6 +26,7 @@ from bot.ops import Ops
 from bot.pictures import Pictures
 from bot.startup import StartFailed
 from bot.storage import StorageUnavailable, is_postgres, open_storage
+from bot.web.site import Site
 
 log = logging.getLogger("gamehost")
 
@@ -36,7 +37,7 @@ async def rebuild_ratings(settings: Settings) -> None:
     then go on with the new ratings)."""
     store = await open_storage(settings.db, pool_size=1)
     try:
-        games = await ladder.rebuild(store)
+        games = await rating_store.rebuild(store)
     finally:
         await store.close()
     print(f"gamehost: rated {games} games again from the results in {where(settings.db)}")
@@ -60,6 +61,7 @@ async def run(settings: Settings) -> None:
     pictures = Pictures(settings.render_workers)
     host = Host(store, ai, turn_seconds=settings.turn_seconds, lobby_seconds=settings.lobby_seconds,
                 language=settings.language, lease_seconds=settings.lease_seconds, pictures=pictures)  # fmt: skip
+    host.core.web_url = settings.web_url
     platforms: list[Any] = []  # adapters with start() and stop(), running alongside the console
     if settings.telegram_token:
         from bot.adapters.telegram import Telegram
@@ -74,9 +76,13 @@ async def run(settings: Settings) -> None:
     ops = None
     if settings.metrics_port is not None:  # live at once; ready when the storage and every platform are up
         ops = Ops(store, {p.name: p.readiness for p in platforms}, settings.metrics_listen, settings.metrics_port)
+    site = Site(host.core, settings.web_url, settings.web_listen, settings.web_port) \
+        if settings.web_port is not None else None  # fmt: skip
     try:
         if ops is not None:
             await ops.start()
+        if site is not None:
+            await site.start()
         await host.start()
         for platform in platforms:
             await startup.start(platform, settings.start_attempts)
@@ -89,6 +95,8 @@ async def run(settings: Settings) -> None:
             with contextlib.suppress(Exception):
                 await platform.stop()
         await host.stop()
+        if site is not None:
+            await site.stop()
         if ops is not None:
             await ops.stop()
         ai.close()

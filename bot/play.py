@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from bot import metrics, ratings, replies
+from bot import metrics, rating_model, replies
 from bot.core import Core, Request, title, vs
 from bot.i18n import Translator, t
 from bot.model import Reply
@@ -82,7 +82,7 @@ def finish(session: Session, outcome: Outcome, change: Change, roles: tuple[str,
     for seat in session.seats:
         result = "draw" if outcome.draw else "win" if outcome.ranks[seat.seat] == 1 else "loss"
         score = outcome.scores[seat.seat] if outcome.scores else None
-        player = seat.user_id or ratings.AI + (seat.ai_level or "")
+        player = seat.user_id or rating_model.AI + (seat.ai_level or "")
         results.append(Result(seat.seat, player, seat.name, outcome.ranks[seat.seat], result, score,
                               roles[seat.seat] if roles else None, session.aided.get(seat.seat)))  # fmt: skip
     change.results = results

@@ -16,6 +16,7 @@ from bot.core import Core, points
 from bot.i18n import Translator, t
 from bot.model import EVERYONE, Audience, Button, Private, Reply
 from bot.session import Session, SessionStatus
+from bot.web import chat
 from engines.base import Game, Msg, Outcome
 from render.base import RenderContext
 
@@ -65,6 +66,7 @@ async def board(
     text = [tr(line) for line in lines]
     if outcome is not None:
         text += _result_lines(session, outcome, tr)
+        text += [line for line in [await chat.replay_line(core, session, tr)] if line]
     elif session.status == SessionStatus.CANCELLED:
         text.append(tr(t("host.game_cancelled")))
     elif to_move is not None:

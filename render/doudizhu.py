@@ -32,6 +32,7 @@ SMALL = (46, 66)  # a card on the table
 BIG = (66, 94)  # a card in the viewer's hand
 ROW = 112
 FOOTER = 72
+OPEN_ROW = 72  # a seat's row grows by this to show its hand once the game is over
 
 
 # --- card sprites ---------------------------------------------------------------------------
@@ -119,7 +120,8 @@ def render(view: DdzView | DdzPrivateView, ctx: RenderContext) -> bytes:
     hand = cast(DdzPrivateView, view).get("hand") if viewer is not None else None  # a seat's view holds its hand
     hand_height = 150 if hand is not None else 0
     top_strip = 104
-    height = top_strip + 104 + 3 * ROW + 76 + hand_height + FOOTER
+    row = ROW + (OPEN_ROW if view.get("hands") else 0)
+    height = top_strip + 104 + 3 * row + 76 + hand_height + FOOTER
     image = Image.new("RGB", (WIDTH, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, WIDTH, top_strip), fill=LIGHT)
@@ -133,8 +135,8 @@ def render(view: DdzView | DdzPrivateView, ctx: RenderContext) -> bytes:
     _draw_bottom(image, view, ctx, y)
     y += 104
     for seat in range(3):
-        _draw_seat(image, view, ctx, seat, y)
-        y += ROW
+        _draw_seat(image, view, ctx, seat, y, row)
+        y += row
     _draw_counter(image, view, ctx, y + 6)
     y += 76
     if hand is not None:
@@ -176,14 +178,19 @@ def _role_badge(image: Image.Image, ctx: RenderContext, landlord: bool, x: float
     return x + w
 
 
-def _draw_seat(image: Image.Image, view: DdzView | DdzPrivateView, ctx: RenderContext, seat: int, top: int) -> None:
+def _draw_seat(image: Image.Image, view: DdzView | DdzPrivateView, ctx: RenderContext, seat: int, top: int,
+               height: int = ROW) -> None:  # fmt: skip
+    """A seat's row; `height` past `ROW` holds its open hand (a game that is over shows every hand)."""
     draw = ImageDraw.Draw(image)
     turn = view["turn"] == seat
     trick = view["trick"]
     fill = "#2a8a5e" if turn else FELT_DARK
-    draw.rounded_rectangle((12, top + 4, WIDTH - 12, top + ROW - 4), radius=14, fill=fill,
+    draw.rounded_rectangle((12, top + 4, WIDTH - 12, top + height - 4), radius=14, fill=fill,
                            outline=SEAT_COLOURS[seat] if turn else None, width=3)
-    draw.rounded_rectangle((12, top + 4, 22, top + ROW - 4), radius=5, fill=SEAT_COLOURS[seat])
+    draw.rounded_rectangle((12, top + 4, 22, top + height - 4), radius=5, fill=SEAT_COLOURS[seat])
+    hands = view.get("hands")
+    if hands and hands[seat]:
+        fan(image, _sort_desc(hands[seat]), SMALL, 36, top + ROW - 6, WIDTH - 72, step=SMALL[0] * 0.7)
     name = ctx.names[seat] if seat < len(ctx.names) else str(seat + 1)
     if seat == ctx.viewer:
         name = "▸ " + name

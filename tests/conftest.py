@@ -18,8 +18,8 @@ from bot.autoplay import fallback_log
 from bot.host import Host
 from bot.model import Event, Reply, User
 from bot.storage import Storage, open_storage
-from tests import embedded_postgres
-from tests.postgres import fresh_database
+from tests.support import embedded_postgres
+from tests.support.postgres import fresh_database
 
 
 class Clock:
@@ -88,7 +88,7 @@ async def close_table(table: Table) -> None:
 @pytest.hookimpl(trylast=True)  # after the terminal reporter is set up
 def pytest_configure(config: pytest.Config) -> None:
     """The run's PostgreSQL: chosen (and started, if the run needs its own) once, by the main
-    process; pytest-xdist's workers inherit its URL (`tests.embedded_postgres`)."""
+    process; pytest-xdist's workers inherit its URL (`tests.support.embedded_postgres`)."""
     if hasattr(config, "workerinput"):
         return
     try:

@@ -20,7 +20,7 @@ import pytest
 
 import engines
 from engines.base import Game, Limit
-from tests.running import ROOT
+from tests.support.running import ROOT
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 TITLES = {"nim": "Nim", "gomoku": "Gomoku", "doudizhu": "Dou Dizhu", "checkers": "Chinese Checkers"}

@@ -1,6 +1,6 @@
 """A machine with nothing at PostgreSQL's address still runs the whole suite: the run starts a
 PostgreSQL of its own, once (not once per pytest-xdist worker), and stops and deletes it at the
-end, after Ctrl-C too (`tests.embedded_postgres`).
+end, after Ctrl-C too (`tests.support.embedded_postgres`).
 
 Each test runs pytest in a subprocess as a new contributor would, with `GAMEHOST_TEST_POSTGRES`
 unset and the default address pointed at a port where nothing listens (the machine's own server
@@ -17,7 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.embedded_postgres import DEFAULT, GIVEN, answers
+from tests.support.embedded_postgres import DEFAULT, GIVEN, answers
 
 ROOT = Path(__file__).resolve().parents[1]
 STARTED = re.compile(r"started an embedded PostgreSQL for this run at (postgresql://\S+) \(data in (\S+), deleted")

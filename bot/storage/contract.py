@@ -44,11 +44,11 @@ from __future__ import annotations
 import contextlib
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.ratings import Skill
+from bot.rating_model import Skill
 from bot.session import (
     Aid,
     Change,
@@ -75,7 +75,7 @@ class StorageUnavailable(Exception):
     says why in one line ("database is locked", "connection refused")."""
 
 
-# --- ratings and linked accounts: what `bot.ladder` and `bot.links` keep ---------------------------
+# --- ratings and linked accounts: what `bot.rating_store` and `bot.links` keep ---------------------------
 @dataclass(frozen=True)
 class Throttle:
     """Wrong link codes allowed within `window` seconds: from one account, from everyone."""
@@ -347,18 +347,32 @@ class Storage(Ratings, Events):
     async def moves(self, session_id: int) -> list[MoveRow]: ...
 
     @abstractmethod
-    async def stats(self, user_id: str) -> list[dict[str, Any]]:
-        """Per game: game, wins, losses, draws, points, name."""
-
-    @abstractmethod
-    async def leaderboard(self, game: str | None, limit: int = 10) -> list[dict[str, Any]]:
-        """The best players (of `game`, or of every game): user_id, name, wins, losses, draws, games."""
-
-    @abstractmethod
     async def setting(self, channel: str, key: str) -> str | None: ...
 
     @abstractmethod
     async def set_setting(self, channel: str, key: str, value: str) -> None: ...
+
+    # --- the web site (`bot.web`): what it may show, and its unguessable ids ----------------
+    @abstractmethod
+    async def channel_values(self, key: str) -> dict[str, str]:
+        """Every channel's value of the setting `key` (channels without one left out)."""
+
+    @abstractmethod
+    async def published(self, key: str, default_on: Sequence[str], game: str | None = None,
+                        players: Sequence[str] | None = None, limit: int = 20,
+                        offset: int = 0) -> list[Session]:  # fmt: skip
+        """Finished sessions, the most recently finished first, of the channels whose setting `key`
+        is "on" (or unset, where the channel's id starts with one of `default_on`); of `game`
+        only, and only those in which one of `players` (user ids) sat, when given."""
+
+    @abstractmethod
+    async def web_ids(self, kind: str, targets: Sequence[str], new: Callable[[], str]) -> dict[str, str]:
+        """Each of `targets` of `kind` (a game, a player, a place) -> its id on the web: the one it
+        has, else a `new()` one kept from now on (in one transaction; processes agree on it)."""
+
+    @abstractmethod
+    async def web_target(self, token: str) -> tuple[str, str] | None:
+        """What the web id `token` stands for: (kind, target), or None."""
 
 
 # --- what both backends share: rows in, sessions out ---------------------------------------

@@ -59,6 +59,7 @@ from bot.storage.pgdriver import (
     shown,
 )
 from bot.storage.pgsave import NOTICE, NOW, one_statement
+from bot.storage.published import SQLPublished
 from bot.storage.rated import Tx, rate_finished
 
 ACTIVE = "status IN ('lobby', 'playing')"
@@ -68,7 +69,7 @@ SEATS = ("(SELECT json_agg(json_build_array(seat, user_id, name, handle, ai_leve
          " FROM seats WHERE session_id=s.id) AS seat_rows")  # fmt: skip
 
 
-class PostgresStorage(SQLEvents):
+class PostgresStorage(SQLPublished, SQLEvents):
     shared = True
     _now, _skip_locked, _chunks = NOW, " FOR UPDATE SKIP LOCKED", 8
 
@@ -366,29 +367,6 @@ class PostgresStorage(SQLEvents):
         async with self._conn() as conn:
             rows = await conn.fetch("SELECT * FROM moves WHERE session_id=$1 ORDER BY ply", session_id)
         return [move_of(r) for r in rows]
-
-    @guarded
-    async def stats(self, user_id: str) -> list[dict[str, Any]]:
-        return await self._rows(
-            "SELECT game, COUNT(*) FILTER (WHERE result='win') AS wins, COUNT(*) FILTER (WHERE result='loss')"
-            " AS losses, COUNT(*) FILTER (WHERE result='draw') AS draws, SUM(score) AS points,"
-            ' MAX(name COLLATE "C") AS name FROM results WHERE user_id=$1 GROUP BY game ORDER BY game COLLATE "C"',
-            user_id,
-        )
-
-    @guarded
-    async def leaderboard(self, game: str | None, limit: int = 10) -> list[dict[str, Any]]:
-        where = "WHERE game=$2" if game else ""
-        params = (game,) if game else ()
-        return await self._rows(
-            "SELECT * FROM (SELECT user_id, (SELECT name FROM results r2 WHERE r2.user_id=results.user_id"
-            " ORDER BY at DESC LIMIT 1) AS name, COUNT(*) FILTER (WHERE result='win') AS wins,"
-            " COUNT(*) FILTER (WHERE result='loss') AS losses, COUNT(*) FILTER (WHERE result='draw') AS draws,"
-            f" COUNT(*) AS games FROM results {where} GROUP BY user_id) AS board"
-            ' ORDER BY wins DESC, wins::float8 / games DESC, games DESC, name COLLATE "C" LIMIT $1',
-            limit,
-            *params,
-        )
 
     @guarded
     async def setting(self, channel: str, key: str) -> str | None:

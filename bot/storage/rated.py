@@ -29,8 +29,8 @@ from collections import defaultdict, deque
 from collections.abc import Sequence
 from typing import Any
 
-from bot import ratings
-from bot.ratings import WINDOW, Entry, Played, Rated, Skill
+from bot import rating_model
+from bot.rating_model import WINDOW, Entry, Played, Rated, Skill
 from bot.storage.contract import PLACE, Redeemed, Storage, Throttle
 
 log = logging.getLogger(__name__)
@@ -92,8 +92,8 @@ def current(column: str = "?") -> str:
     return f"COALESCE((SELECT e.current FROM rating_epochs e WHERE e.game={column}), 0)"
 
 
-async def ladder_for(tx: Tx, game: str, epoch: int, games: Sequence[Played]) -> ratings.Ladder:
-    """The fold (`ratings.Ladder`) as `epoch` of `game` leaves it for rating `games` in order: the
+async def ladder_for(tx: Tx, game: str, epoch: int, games: Sequence[Played]) -> rating_model.Ladder:
+    """The fold (`rating_model.Ladder`) as `epoch` of `game` leaves it for rating `games` in order: the
     skills of their players, and the times of their pairings' rated games within `WINDOW`."""
     players, keys = sorted({p for g in games for p in g.players}), sorted({g.key for g in games})
     found = await tx.rows(f"SELECT player, mu, sigma FROM ratings WHERE game=? AND epoch=? AND player IN"
@@ -104,7 +104,7 @@ async def ladder_for(tx: Tx, game: str, epoch: int, games: Sequence[Played]) -> 
     times: defaultdict[tuple[str, str], deque[float]] = defaultdict(deque)
     for row in recent:
         times[(game, row["players"])].append(row["at"])
-    return ratings.Ladder({(game, r["player"]): Skill(r["mu"], r["sigma"]) for r in found}, times)
+    return rating_model.Ladder({(game, r["player"]): Skill(r["mu"], r["sigma"]) for r in found}, times)
 
 
 async def finished(tx: Tx, session_ids: Sequence[int]) -> list[tuple[Played, str]]:
@@ -123,7 +123,7 @@ async def finished(tx: Tx, session_ids: Sequence[int]) -> list[tuple[Played, str
     return [(played_of(sid, found, links), found[0]["place"]) for sid, found in seats.items()]
 
 
-def fold(ladder: ratings.Ladder, games: Sequence[tuple[Played, str]]) -> list[tuple[Played, Rated, str]]:
+def fold(ladder: rating_model.Ladder, games: Sequence[tuple[Played, str]]) -> list[tuple[Played, Rated, str]]:
     return [(played, ladder.play(played), place) for played, place in games]
 
 
@@ -218,7 +218,7 @@ class SQLRatings(Storage):
     async def skills(self, game: str, players: Sequence[str] | None = None) -> dict[str, Skill]:
         if players is None:
             rows = await self._query(f"SELECT player, mu, sigma FROM ratings WHERE game=? AND epoch={current()} AND"
-                                     " player NOT LIKE ?", game, game, ratings.ROLE + "%")  # fmt: skip
+                                     " player NOT LIKE ?", game, game, rating_model.ROLE + "%")  # fmt: skip
         else:
             rows = await self._query(f"SELECT player, mu, sigma FROM ratings WHERE game=? AND epoch={current()} AND"
                                      f" player IN ({marks(len(players))})", game, game, *players)  # fmt: skip

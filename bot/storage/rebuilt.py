@@ -6,7 +6,7 @@ so all the games of each game the accounts played (Nim, Gomoku, ...) are rated a
 accounts as one player; each game's ratings are its own, the others are left as they are. The
 command only writes the links and asks for it: `rating_epochs.building`, the next epoch of that
 game's ratings (asked again while one is built, it starts over: the links changed). Background
-work (`bot.ladder.Rerater`, in whichever process claims the row with a lease, as timers are
+work (`bot.rating_store.Rerater`, in whichever process claims the row with a lease, as timers are
 claimed) builds it in chunks of `CHUNK` games in the order they ended: each chunk is read
 outside any write transaction, rated, and written in a short transaction that first checks the
 row still expects it (the same epoch, the same last game, the claimer's lease), so a chunk that

@@ -34,6 +34,7 @@ from bot.storage.contract import StorageUnavailable, dump, move_of, offer_outcom
 from bot.storage.events import SQLEvents
 from bot.storage.grouped import NOTICE, NOW, SEATS, GroupCommit, notice_row, roll_back, rows_of, seat_rows, write
 from bot.storage.migrations import MIGRATIONS, newer, statements
+from bot.storage.published import SQLPublished
 from bot.storage.rated import Tx, rate_finished
 
 P = ParamSpec("P")
@@ -105,7 +106,7 @@ async def _into_wal(db: aiosqlite.Connection, seconds: float) -> aiosqlite.Curso
             await asyncio.sleep(0.02)
 
 
-class SQLiteStorage(SQLEvents):
+class SQLiteStorage(SQLPublished, SQLEvents):
     _now = NOW
 
     def __init__(self, db: aiosqlite.Connection) -> None:
@@ -363,27 +364,6 @@ class SQLiteStorage(SQLEvents):
         async with self._between():
             rows = await self.db.execute_fetchall("SELECT * FROM moves WHERE session_id=? ORDER BY ply", (session_id,))
         return [move_of(r) for r in rows]
-
-    @_guarded
-    async def stats(self, user_id: str) -> list[dict[str, Any]]:
-        return await self._rows(
-            "SELECT game, SUM(result='win') AS wins, SUM(result='loss') AS losses, SUM(result='draw') AS draws,"
-            " SUM(score) AS points, MAX(name) AS name FROM results WHERE user_id=?"
-            " GROUP BY game ORDER BY game",
-            user_id,
-        )
-
-    @_guarded
-    async def leaderboard(self, game: str | None, limit: int = 10) -> list[dict[str, Any]]:
-        where = "WHERE game=?" if game else ""
-        params = (game,) if game else ()
-        return await self._rows(
-            "SELECT user_id, (SELECT name FROM results r2 WHERE r2.user_id=results.user_id ORDER BY at DESC LIMIT 1)"
-            " AS name, SUM(result='win') AS wins, SUM(result='loss') AS losses, SUM(result='draw') AS draws,"
-            f" COUNT(*) AS games FROM results {where} GROUP BY user_id"
-            " ORDER BY wins DESC, CAST(wins AS REAL) / games DESC, games DESC, name LIMIT ?",
-            *params, limit,
-        )  # fmt: skip
 
     @_guarded
     async def setting(self, channel: str, key: str) -> str | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from bot import lobby, ratings
+from bot import lobby, rating_model
 from bot.core import Core, Request, title
 from bot.i18n import t
 from bot.model import EVERYONE, Reply
@@ -64,7 +64,7 @@ async def open_event(core: Core, r: Request) -> list[Reply]:
 
 async def _entry(core: Core, game: str, entrant: str, name: str, handle: str | None = None,
                  level: str | None = None) -> Entry:  # fmt: skip
-    player = ratings.AI + level if level else entrant
+    player = rating_model.AI + level if level else entrant
     skill = (await core.store.skills(game, [player])).get(player)
     return Entry(entrant, name, round(skill.ordinal, 3) if skill else 0.0, level, handle)
 

@@ -331,7 +331,8 @@ class DouDizhu(Game[State, Move]):
 
     def text(self, view: DdzView, tr: Translate) -> str:
         """The bottom cards, bid and multiplier; a line per seat (its role, cards left and last action);
-        in a seat's view its hand, on a line that begins with the catalog's `hand_line`."""
+        in a seat's view its hand, on a line that begins with the catalog's `hand_line`; once the game is
+        over, what each seat still held under its line."""
         bottom = " ".join(card_text(c, tr) for c in view["bottom"]) if view["bottom"] else "? ? ?"
         if view["phase"] == "bidding" and view["mode"] == POINTS:
             stake = tr(msg("doudizhu.label_bid", bid=view["bid"]))
@@ -351,6 +352,8 @@ class DouDizhu(Game[State, Move]):
                     msg("doudizhu.label_no_bid") if not said[0]
                     else msg("doudizhu.label_call") if view["mode"] == CALL else msg("doudizhu.label_bid", bid=said[0]))
             lines.append(f"{mark}{seat + 1} {badge.ljust(width)} [{view['counts'][seat]:2}]  {shown}".rstrip())
+            if view.get("hands") and view["hands"][seat]:  # the game is over: the hands are open
+                lines.append(f"  {' ' * width}  {cards_text(view['hands'][seat], tr)}")
         hand = cast(DdzPrivateView, view).get("hand")  # a seat's own view holds its hand
         if hand is not None:
             lines.append(tr(msg("doudizhu.hand_line", cards=cards_text(hand, tr))))

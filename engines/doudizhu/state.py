@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Literal, TypedDict, overload
+from typing import Any, Literal, NotRequired, TypedDict, overload
 
 from engines.doudizhu.cards import counts_of_cards, rank_of
 from engines.doudizhu.rules import BOMB, ROCKET, Combo, classify
@@ -170,6 +170,7 @@ class DdzView(TypedDict):
     multiplier: int
     scores: list[int] | None  # the settlement once the game is over
     seat: int | None  # whose view this is
+    hands: NotRequired[list[list[int]]]  # every seat's cards, once the game is over (then they are public)
 
 
 class DdzPrivateView(DdzView):
@@ -219,6 +220,8 @@ def view(state: State, seat: int | None) -> DdzView | DdzPrivateView:
         scores=list(scores) if scores is not None else None,
         seat=seat,
     )
+    if over:
+        public["hands"] = [list(h) for h in state.hands]
     if seat is None:
         return public
     hand = list(state.hands[seat])

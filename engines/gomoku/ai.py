@@ -14,12 +14,13 @@
 - master: wider and deeper: VCF of 20 fours, VCT of 5 attacking moves, a PVS
   whose quiescence answers open threes and whose evaluation weighs the other
   side's potential at 85 % of the mover's (`w_opp`), stopped at 60 % of the
-  budget (hard: 70 %) for the checks below; after the PVS it checks its moves in
-  the PVS's order (then the other points of either side's threats) for an
-  opponent VCT of 1, 2, 3, 4 attacking moves and plays the first that leaves
-  none, or, when every move checked loses, the one that loses deepest
-  (`_hold_out`); the nodes left go back to the PVS as for hard (`_resume`,
-  a new move checked for a VCT of 4). The check comes after the PVS, not
+  budget (hard: 70 %; half of that when three root moves or fewer refute the
+  opponent's VCF) for the checks below; after the PVS it checks its moves in
+  the PVS's order (then the other points of either side's threats), the first
+  three side by side, for an opponent VCT of 1, 2, ... 7 attacking moves and
+  plays the first that leaves none, or, when every move checked loses, the one
+  that loses deepest (`_hold_out`); the nodes left go back to the PVS as for
+  hard (`_resume`, a new move checked for a VCT of 7). The check comes after the PVS, not
   before it: the opponent's VCT "were it to move now" is nearly always there
   for the side with the initiative, so a guard before the PVS would fire at
   almost every move of a defence and leave the PVS a few thousand nodes.
@@ -191,7 +192,9 @@ def _think(pos: Position, colour: int, level: Level, searcher: Searcher) -> Foun
     if len(root) == 1:
         return Found(root[0], "pvs")
     checking = bool(level.defend_vct or level.hold_vct)
-    budget.stop_at(min(budget.work, int(work * level.share_pvs)) if checking else budget.work)
+    # Few root moves (the others lose to a VCF): the checks tell them apart better than the PVS.
+    share_pvs = level.share_pvs if len(root) > 3 else level.share_pvs / 2
+    budget.stop_at(min(budget.work, int(work * share_pvs)) if checking else budget.work)
     deepened = _deepen(pos, colour, level, searcher, root, 1, 0)
     best, value, finished = deepened.best, deepened.value, deepened.finished
     score = value
@@ -301,39 +304,76 @@ def _check_vct(pos: Position, colour: int, searcher: Searcher, order: list[int],
     return order[0]
 
 
-def _hold_out(pos: Position, colour: int, searcher: Searcher, order: list[int], depth: int) -> int:
+def _hold_out(pos: Position, colour: int, searcher: Searcher, order: list[int], depth: int, window: int = 3) -> int:
     """Master's check of its move after the PVS: the first move in `order` (the PVS's, then the other
     points of either side's threats) after which the opponent has no VCT of at most `depth` attacking
-    moves; each check is given half of the nodes left, and one that runs out of them counts the move as
-    safe (a refutation that deep may not exist). When every move checked loses, the one whose loss is
-    deepest (the first of those in `order`): the hardest to refute."""
+    moves. The first `window` moves still standing are checked side by side, each a step deeper in
+    turn (1, 3, 5, ... attacking moves: a threat that needs a defence several moves before it becomes a
+    VCT costs many times more nodes to see than a short one), so the nodes go to telling the leading
+    moves apart rather than to proving one of them safe at a depth the others were never looked at; a
+    move proven lost makes room for the next in `order`. Each check is given half of the nodes left,
+    and one that runs out of them ends the checks: the moves still standing count as safe (a refutation
+    that deep may not exist). When every move checked loses, the one whose loss is deepest (the first
+    of those in `order`): the hardest to refute."""
     foe = 3 - colour
     budget = searcher.budget
     base = len(pos.moves)
-    best, held = order[0], 0
-    for point in order:
-        left = budget.left
-        if left < budget.work // 50:
-            break
-        if _played_through_block(pos, colour, point):
-            return point
-        budget.stage(left / 2)
-        lost = 0
-        try:
-            for d in range(1, depth + 1):
-                if searcher.vct(foe, d) is not None:
-                    lost = d
-                    break
-        except OutOfWork:
-            lost = 0
-        finally:
+    waiting = iter(order)
+    standing: list[int] = []  # in `order`'s order
+    lost: dict[int, int] = {}  # a move -> the depth of the opponent's VCT found after it
+    held: dict[int, int] = {}  # a move -> the deepest check it passed
+
+    def refill() -> int | None:
+        """Fill the window from `order`; a move that makes two fours at once is returned (it wins)."""
+        while len(standing) < window:
+            point = next(waiting, None)
+            if point is None:
+                return None
+            if _played_through_block(pos, colour, point):
+                return point
             while len(pos.moves) > base:
                 pos.unmake()
-        if not lost:
-            return point
-        if lost > held:
-            best, held = point, lost
-    return best
+            standing.append(point)
+            held[point] = 0
+        return None
+
+    winner = refill()
+    if winner is not None:
+        return winner
+    for d in range(1, depth + 1):
+        i = 0
+        while i < len(standing):
+            point = standing[i]
+            if held[point] >= d:
+                i += 1
+                continue
+            left = budget.left
+            if left < budget.work // 50:
+                return standing[0]
+            _played_through_block(pos, colour, point)
+            budget.stage(left / 2)
+            try:
+                found = searcher.vct(foe, d) is not None
+            except OutOfWork:
+                return standing[0]
+            finally:
+                while len(pos.moves) > base:
+                    pos.unmake()
+            if found:
+                lost[point] = d
+                standing.pop(i)
+                winner = refill()
+                if winner is not None:
+                    return winner
+            else:
+                held[point] = d
+                i += 1
+        if not standing:
+            break
+    if standing:
+        return standing[0]
+    deepest = max(lost.values(), default=0)
+    return next((point for point in order if lost.get(point) == deepest), order[0])
 
 
 def _refutations(pos: Position, colour: int, searcher: Searcher, root: list[int], threat: Callable[[], int | None],

@@ -23,7 +23,7 @@ class Level:
     vct_depth: int = 3  # attacking moves (0: no VCT)
     defend_vcf: bool = True  # keep only root moves that refute the opponent's VCF
     defend_vct: int = 0  # depth of the opponent-VCT check of the chosen move (0: none)
-    hold_vct: int = 0  # depth of the check after PVS: the best move, in its order, that holds out longest (0: none)
+    hold_vct: int = 0  # depth of the check after PVS: the first move, in its order, that holds out longest (0: none)
     share_vcf: float = 0.15  # fractions of the node budget for each stage
     share_vct: float = 0.25
     share_pvs: float = 0.7  # PVS stops this far into the budget when the VCT check of its move follows
@@ -57,7 +57,7 @@ LEVELS = {
         root_width=20,
         vcf_depth=20,
         vct_depth=5,
-        hold_vct=4,
+        hold_vct=7,
         share_vcf=0.12,
         share_vct=0.3,
         w_opp=85,

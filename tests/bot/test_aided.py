@@ -1,6 +1,6 @@
 """Ratings measure unaided play: a game in which a player asked for a hint or took a move back
 is not rated for them (told once, at the first), the others' results stand where they were not
-won by the help (`bot.ratings`), the mark survives a restart, `/stats` shows such games apart,
+won by the help (`bot.rating_model`), the mark survives a restart, `/stats` shows such games apart,
 and a rebuild of the ratings gives the same numbers. On SQLite and PostgreSQL."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from bot.model import Private
 from bot.session import Aid
 from engines.base import AIInfo, Limit
 from tests.conftest import ALICE, BOB, BOTH, Clock, Table, close_table, open_table
-from tests.postgres import rows
+from tests.support.postgres import rows
 
 BACKENDS = BOTH
 NOTICE = "this game will not be rated for you"

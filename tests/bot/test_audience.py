@@ -8,7 +8,7 @@ import pytest
 
 from bot.model import EVERYONE, NotSecret, Private, Public, Reply
 from tests.conftest import ALICE, BOB, CAROL, Table, person
-from tests.setups import secret_of
+from tests.support.setups import secret_of
 
 DAVE = person("dave")
 

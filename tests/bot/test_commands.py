@@ -5,10 +5,10 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.commands import MAX_TEXT, Command, ParseError
-from bot.table import parse
+from bot.command_table import parse
+from bot.parser import MAX_TEXT, Command, ParseError
 from engines.base import msg
-from tests.hostile import hostile_text
+from tests.support.hostile import hostile_text
 
 GAMES = {"nim": "nim", "gomoku": "gomoku", "ddz": "doudizhu", "doudizhu": "doudizhu"}
 

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from bot.ai import AIRunner
 from bot.model import Event, Reply
 from tests.conftest import ALICE, BOB, BOTH, CAROL, Clock, Table, close_table, open_table
-from tests.hostile import hostile_names, hostile_numbers, hostile_text
-from tests.postgres import scalar
+from tests.support.hostile import hostile_names, hostile_numbers, hostile_text
+from tests.support.postgres import scalar
 
 BACKENDS = BOTH
 
@@ -76,7 +76,7 @@ async def test_channels_do_not_wait_for_each_other(database: Path | str) -> None
 COMMAND_WORDS = ["/nim", "/nim start", "/nim solo", "/nim challenge", "/join", "/accept", "/decline", "/take",
                  "/move", "/undo", "/draw", "/restart", "/resign", "/board", "/hint", "/hand", "/record", "/stats",
                  "/leaderboard", "/cancel", "/rematch", "/back", "/go", "/rules", "/help", "/hints", "/as"]  # fmt: skip
-# Words, arguments and names from the hostile alphabet (tests/hostile.py, the fuzzer's): plain
+# Words, arguments and names from the hostile alphabet (tests/support/hostile.py, the fuzzer's): plain
 # st.text() almost never draws a "²", a newline in a name or a lone surrogate.
 # The steps of a table's life come up more often: opened, joined, looked at, closed.
 words = st.one_of(st.sampled_from(COMMAND_WORDS), st.sampled_from(["/nim start", "/join", "/board", "/cancel"]),

@@ -8,7 +8,7 @@ landlord at every table A sits at, or a farmer at every one. Equally strong, A m
 where the others end; stronger, A must rise above them in either part.
 
 The naive scheme (openskill's teams as they are: one landlord against the sum of two
-farmers) fails the first check, which is why `bot.ratings` rates side against side by
+farmers) fails the first check, which is why `bot.rating_model` rates side against side by
 their average with each role a rated player of its own.
 """
 
@@ -19,7 +19,7 @@ import random
 import statistics
 from collections.abc import Callable
 
-from bot.ratings import MODEL, Entry, Ladder, Played
+from bot.rating_model import MODEL, Entry, Ladder, Played
 
 SCALE = 4.0  # true strength points per factor e of the odds
 EDGE = SCALE * math.log(0.4 / 0.6)  # the landlord's part: 40 % of deals between equals

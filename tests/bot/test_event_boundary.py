@@ -12,8 +12,8 @@ import pytest
 
 from bot import clean
 from bot.model import Event, User
-from tests import hostile
 from tests.conftest import BOTH, Table
+from tests.support import hostile
 
 BACKENDS = BOTH
 BAD = "b\udfffb\x00\n\u202e"  # a lone surrogate, NUL, a line break, a bidi override

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 import engines
-from bot.host import replay
+from bot.info import replay
 from bot.model import NotSecret, Private, User
 from tests.conftest import ALICE, BOB, BOTH, CAROL, Clock, Table, close_table, open_table, person
-from tests.postgres import scalar
-from tests.relay import install as install_relay
+from tests.support.postgres import scalar
+from tests.support.relay import install as install_relay
 
 BACKENDS = BOTH
 

@@ -19,7 +19,7 @@ async def opened(table: Table) -> None:
 
 
 async def wins(table: Table, user_id: str) -> int:
-    return sum(row["wins"] for row in await table.store.stats(user_id) if row["game"] == "gomoku")
+    return sum(row["result"] == "win" for row in await table.store.game_results("gomoku") if row["user_id"] == user_id)
 
 
 async def test_the_chooser_who_lets_the_time_run_out_loses(table: Table, clock: Clock) -> None:

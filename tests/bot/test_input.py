@@ -17,11 +17,11 @@ from PIL import Image
 
 from bot import clean
 from bot.clean import NAME_MAX, QUOTE_MAX
-from bot.commands import MAX_TEXT
 from bot.model import Private, User
+from bot.parser import MAX_TEXT
 from render.text import draw_text
 from tests.conftest import ALICE, BOB, Clock, Table, close_table, open_table
-from tests.hostile import hostile_names
+from tests.support.hostile import hostile_names
 
 BREAKING = "\n\r\x1c\x1d\x1e\x85\u2028\u2029\x00\x7f\ud800"
 BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"

@@ -11,12 +11,12 @@ import pytest
 from pydantic import ValidationError
 
 from bot.ai import AIRunner
-from bot.commands import Command, ParseError
+from bot.command_table import ACTION_WORDS, COMMAND_WORDS, GAME_ACTIONS, HOST_COMMANDS, WORDS, parse
 from bot.config import load
 from bot.host import Host
 from bot.model import EVERYONE, Event, NotSecret, Private, Reply, User
+from bot.parser import Command, ParseError
 from bot.storage.sqlite import SQLiteStorage as Store
-from bot.table import ACTION_WORDS, COMMAND_WORDS, GAME_ACTIONS, HOST_COMMANDS, WORDS, parse
 from render.base import RenderContext
 from tests.conftest import ALICE, BOB, CAROL, Clock, Table, person
 

@@ -25,8 +25,8 @@ import engines
 import render
 from bot import i18n
 from bot.adapters.console import Console
+from bot.command_table import GAME_ACTIONS, HOST_COMMANDS
 from bot.model import Reply
-from bot.table import GAME_ACTIONS, HOST_COMMANDS
 from render.base import RenderContext
 from tests.conftest import ALICE, BOB, CAROL, Clock, Table, close_table, open_table
 

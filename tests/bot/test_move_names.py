@@ -14,7 +14,7 @@ import pytest
 import engines
 from bot.i18n import LANGUAGES, translator
 from tests.conftest import ALICE, BOB, CAROL, Clock, close_table, open_table
-from tests.setups import to_move
+from tests.support.setups import to_move
 
 
 @pytest.mark.parametrize("name", sorted(engines.all_games()))

@@ -16,7 +16,7 @@ from bot.ops import Ops
 from bot.startup import StartFailed
 from bot.storage import open_storage
 from tests.conftest import ALICE, BOB, BOTH, Table
-from tests.ops import get, moved, scrape, value
+from tests.support.ops import get, moved, scrape, value
 
 BACKENDS = BOTH  # the gauges are read from the store: on SQLite and on PostgreSQL
 

@@ -18,7 +18,7 @@ from bot.session import Change, Notice
 from bot.storage import Storage, open_storage
 from tests.bot.test_storage_contract import NOW, a_session
 from tests.conftest import ALICE, BOB, BOTH, Clock, Table, close_table, open_table
-from tests.postgres import database_clock, scalar
+from tests.support.postgres import database_clock, scalar
 
 BACKENDS = BOTH
 

@@ -18,7 +18,7 @@ import pytest
 
 from bot.storage import MIGRATIONS, open_storage
 from tests.conftest import ALICE, BOB, BOTH, Clock, close_table, open_table
-from tests.postgres import scalar
+from tests.support.postgres import scalar
 
 BACKENDS = BOTH
 

@@ -2,7 +2,7 @@
 
 Per-channel order holds across processes (an advisory lock per channel, not a "try again"),
 a process busy with one session does not hold up the others' claims (SKIP LOCKED), and two
-real host processes (tests/hostproc.py), one of them killed with SIGKILL mid-run, apply every
+real host processes (tests/support/hostproc.py), one of them killed with SIGKILL mid-run, apply every
 accepted move exactly once, lose none, and fire each timer once; the dead one's bot turn is
 played by the survivor once its lease has run out.
 """
@@ -79,7 +79,7 @@ class Dead(Exception):
 
 
 class HostProcess:
-    """A tests/hostproc.py process and the conversation with it."""
+    """A tests/support/hostproc.py process and the conversation with it."""
 
     ids = itertools.count(1)
 
@@ -95,7 +95,7 @@ class HostProcess:
     @classmethod
     async def start(cls, name: str, url: str, log: Path, *flags: str) -> HostProcess:
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tests.hostproc", url, *flags, cwd=ROOT, stdin=asyncio.subprocess.PIPE,
+            sys.executable, "-m", "tests.support.hostproc", url, *flags, cwd=ROOT, stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE, stderr=log.open("w"), limit=2**20,
         )  # fmt: skip
         started = cls(name, process)

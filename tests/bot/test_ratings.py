@@ -1,10 +1,10 @@
-"""The rating scheme (`bot.ratings`): every shape of game, and the farming guard."""
+"""The rating scheme (`bot.rating_model`): every shape of game, and the farming guard."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.ratings import FAVOURITE, WINDOW, Entry, Ladder, Played, Skill, chance, rate
+from bot.rating_model import FAVOURITE, WINDOW, Entry, Ladder, Played, Skill, chance, rate
 
 
 def played(*entries: Entry, game: str = "nim", at: float = 0.0, session: int = 1) -> Played:

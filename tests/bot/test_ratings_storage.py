@@ -11,12 +11,12 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from bot.ratings import Entry, Ladder, Played
+from bot.rating_model import Entry, Ladder, Played
 from bot.session import Change, Result, Seat, Session, SessionStatus
 from bot.storage import MIGRATIONS, PLACE, Storage, Throttle, open_storage
 from bot.storage.migrations import statements
 from tests.conftest import BOTH
-from tests.postgres import rows
+from tests.support.postgres import rows
 
 BACKENDS = BOTH
 NOW = 1_700_000_000.0

@@ -20,8 +20,8 @@ from bot.model import Event, User
 from bot.session import SessionStatus
 from tests.bot.test_outbox import Platform, a_table
 from tests.conftest import ALICE, BOB, Clock, Table, close_table, open_table
-from tests.postgres import rows, scalar
-from tests.running import ROOT
+from tests.support.postgres import rows, scalar
+from tests.support.running import ROOT
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 NUMBER = r"(\d+(?:\.\d+)?)"

@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 
-from bot import ratings
-from bot.ratings import Entry, Played
+from bot import rating_model
+from bot.rating_model import Entry, Played
 from bot.storage import Storage, open_storage, rebuilt
 from bot.storage.postgres import PostgresStorage
 from tests.bot.test_ratings_storage import finished
 from tests.bot.test_standings import nim_win, written
 from tests.conftest import ALICE, BOB, BOTH, CAROL, Table
-from tests.postgres import database_clock, rows
+from tests.support.postgres import database_clock, rows
 
 BACKENDS = BOTH
 NOW = 1_700_000_000.0
@@ -81,13 +81,13 @@ async def shown(store: Storage) -> dict[str, Any]:
     }  # fmt: skip
 
 
-async def replayed(store: Storage) -> dict[tuple[str, str], ratings.Skill]:
+async def replayed(store: Storage) -> dict[tuple[str, str], rating_model.Skill]:
     """The pure fold of every result, the accounts as linked now, in the order games ended."""
     links = await store.identities()
     seats: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for row in await rows(store, "SELECT * FROM results ORDER BY at, session_id, seat"):
         seats[row["session_id"]].append(row)
-    ladder = ratings.Ladder()
+    ladder = rating_model.Ladder()
     for sid, found in seats.items():
         entries = tuple(Entry(links.get(r["user_id"], r["user_id"]), r["rank"], r["role"]) for r in found)
         ladder.play(Played(sid, found[0]["game"], found[0]["at"], entries))

@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from bot import ladder, links, play, ratings
+from bot import links, play, rating_model, rating_store
 from bot.main import main
 from bot.model import Event, NotSecret, Private, User
 from bot.session import Change, Seat, Session, SessionStatus
 from bot.storage import open_storage
 from engines.base import Outcome, msg
 from tests.conftest import ALICE, BOB, BOTH, CAROL, Clock, Table, close_table, open_table, person
-from tests.postgres import execute, rows
+from tests.support.postgres import execute, rows
 
 BACKENDS = BOTH
 DAVE = person("dave")
@@ -54,13 +54,13 @@ async def test_a_finished_game_is_rated_once_and_the_rebuild_agrees(table: Table
     await nim_win(table, ALICE, BOB)
     alice, bob = await rating(table, "nim", ALICE.id), await rating(table, "nim", BOB.id)
     assert alice is not None and bob is not None and alice > 0 > bob
-    assert await ladder.catch_up(table.store) == 0  # rated with its results: nothing left to rate
+    assert await rating_store.catch_up(table.store) == 0  # rated with its results: nothing left to rate
     assert await rows(table.store, "SELECT session_id FROM rated_games") == [{"session_id": (await table.session()).id}]
     table.clock.advance(60)
     await nim_win(table, BOB, ALICE)
     before = await rows(table.store, RATINGS)
     changes = await rows(table.store, CHANGES)
-    assert await ladder.rebuild(table.store) == 2
+    assert await rating_store.rebuild(table.store) == 2
     assert await rows(table.store, RATINGS) == before
     assert await rows(table.store, CHANGES) == changes
 
@@ -108,7 +108,7 @@ async def test_a_game_whose_rating_fails_still_ends_and_is_rated_when_a_host_sta
     table = await open_table(database, clock)
     try:
         with monkeypatch.context() as patch, caplog.at_level(logging.ERROR):
-            patch.setattr(ratings, "rate", broken)
+            patch.setattr(rating_model, "rate", broken)
             await nim_win(table, ALICE, BOB)  # the game ends all the same: its results are kept
         assert "rating session" in caplog.text
         assert len(await rows(table.store, "SELECT * FROM results")) == 2
@@ -119,7 +119,7 @@ async def test_a_game_whose_rating_fails_still_ends_and_is_rated_when_a_host_sta
     table = await open_table(database, clock)  # a host starting rates it
     try:
         assert await rating(table, "nim", ALICE.id) > 0
-        assert await ladder.catch_up(table.store) == 0
+        assert await rating_store.catch_up(table.store) == 0
     finally:
         await close_table(table)
 
@@ -129,7 +129,7 @@ async def test_processes_catching_up_together_rate_each_game_once(
     table = await open_table(database, clock)
     try:
         with monkeypatch.context() as patch:
-            patch.setattr(ratings, "rate", lambda *a, **k: 1 / 0)
+            patch.setattr(rating_model, "rate", lambda *a, **k: 1 / 0)
             for _ in range(3):
                 clock.advance(60)
                 await nim_win(table, ALICE, BOB)
@@ -142,7 +142,7 @@ async def test_processes_catching_up_together_rate_each_game_once(
         assert sorted(counted) == [0, 0, 0, 3]  # one of them rated all three; the others found none left
         assert len(await rows(table.store, "SELECT * FROM rated_games")) == 3
         once = await rows(table.store, RATINGS)
-        await ladder.rebuild(table.store)
+        await rating_store.rebuild(table.store)
         assert await rows(table.store, RATINGS) == once  # each game once, in order
     finally:
         await close_table(table)
@@ -240,8 +240,8 @@ async def test_linked_accounts_share_ratings_stats_and_place(table: Table) -> No
     assert board.count("Alice") == 1 and "2 games" in next(x for x in board.splitlines() if "Alice" in x)
     for who in (ALICE, TG_ALICE):
         assert "2 won · 0 lost" in written(await table.say(who, "/stats"))
-    identity = await ladder.identity_of(table.store, ALICE.id)
-    assert await ladder.accounts_of(table.store, identity) == sorted([ALICE.id, TG_ALICE.id])
+    identity = await rating_store.identity_of(table.store, ALICE.id)
+    assert await rating_store.accounts_of(table.store, identity) == sorted([ALICE.id, TG_ALICE.id])
     assert identity.startswith("id:") and await rating(table, "nim", identity) > await rating(table, "nim", BOB.id)
     unlinked = await table.say(TG_ALICE, "/unlink")
     assert "own games and rating again" in unlinked[0].text

@@ -30,7 +30,7 @@ from bot.storage import MIGRATIONS, StorageUnavailable, open_storage
 from bot.storage.postgres import PostgresStorage
 from bot.storage.sqlite import SQLiteStorage as Store
 from tests.conftest import ALICE, BOB, BOTH, Clock, Table, close_table, open_table
-from tests.postgres import Proxy, admin_connection
+from tests.support.postgres import Proxy, admin_connection
 
 BACKENDS = BOTH
 

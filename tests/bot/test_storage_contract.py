@@ -18,7 +18,7 @@ from bot.storage.contract import Storage as Contract
 from bot.storage.postgres import PostgresStorage
 from bot.storage.sqlite import SQLiteStorage
 from tests.conftest import BOTH
-from tests.postgres import database_clock, scalar
+from tests.support.postgres import database_clock, scalar
 
 BACKENDS = BOTH
 NOW = 1_700_000_000.0
@@ -77,7 +77,7 @@ async def test_one_active_session_per_channel_and_stale_saves(store: Storage) ->
         await store.save(stale, Change(results=[Result(0, "u:alice", "Alice", 1, "win")]))
     stored = await store.get(first.id or 0)
     assert stored.state == {"heaps": [3, 4]} and stored.seats[1].away and stored.version == 1
-    assert await store.stats("u:alice") == []  # the stale save's results were not written either
+    assert await store.game_results("nim") == []  # the stale save's results were not written either
 
 
 async def test_a_command_reads_its_session_and_the_channels_settings_at_once(store: Storage) -> None:
@@ -116,32 +116,6 @@ async def test_saves_of_many_channels_at_once_each_commit_or_conflict_alone(stor
         assert stored.state == {"heaps": [n, 1]} and stored.version == 1 + moved_again
         assert stored.seats[0].away == moved_again
         assert [m.move for m in await store.moves(session.id or 0)] == [f"1 {n}", *(["2 1"] if moved_again else [])]
-
-
-async def finished(store: Storage, channel: str, results: list[tuple[str, str, str, float | None]],
-                   at: float) -> None:  # fmt: skip
-    """A finished game with `results`: (user id, name, win/loss/draw, score)."""
-    session = await store.create(a_session(channel, players=tuple(r[0] for r in results)))
-    session.status, session.updated_at = SessionStatus.FINISHED, at
-    await store.save(session, Change(results=[Result(n, user, name, 1 if result == "win" else 2, result, score)
-                                              for n, (user, name, result, score) in enumerate(results)]))  # fmt: skip
-
-
-async def test_stats_and_leaderboards_are_the_same_on_both(store: Storage) -> None:
-    await finished(store, "c:1", [("u:b", "bob", "win", 2.0), ("u:a", "Alice", "loss", -2.0)], NOW)
-    await finished(store, "c:2", [("u:a", "Alice", "win", None), ("u:c", "Ängel", "loss", None)], NOW + 1)
-    await finished(store, "c:3", [("u:a", "Alice", "draw", 0.5), ("u:b", "Bob", "draw", None)], NOW + 2)
-    await finished(store, "c:4", [("u:c", "Ängel", "win", None), ("u:d", "Zed", "loss", None)], NOW + 3)
-    assert await store.stats("u:a") == [{"game": "nim", "wins": 1, "losses": 1, "draws": 1, "points": -1.5,
-                                         "name": "Alice"}]  # fmt: skip
-    assert await store.stats("u:b") == [{"game": "nim", "wins": 1, "losses": 0, "draws": 1, "points": 2.0,
-                                         "name": "bob"}]  # fmt: skip (MAX(name) by code point: "bob" > "Bob")
-    board = await store.leaderboard(None)
-    # One win each for Alice, Bob, Ängel: by win rate, then games, then name by code point ("Bob" < "Ängel").
-    assert [(r["name"], r["wins"], r["losses"], r["draws"], r["games"]) for r in board] == [
-        ("Bob", 1, 0, 1, 2), ("Ängel", 1, 1, 0, 2), ("Alice", 1, 1, 1, 3), ("Zed", 0, 1, 0, 1)]  # fmt: skip
-    assert [r["user_id"] for r in await store.leaderboard("nim", limit=2)] == ["u:b", "u:c"]
-    assert await store.leaderboard("gomoku") == []
 
 
 async def test_settings_and_a_chat_that_changed_its_id(store: Storage) -> None:

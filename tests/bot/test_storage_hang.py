@@ -2,7 +2,7 @@
 that is down: the same one line to the person, within seconds, nothing of the command applied,
 other channels answered too, and the bot carries on by itself once the server answers again.
 
-The hang is a proxy that stops forwarding (`tests.postgres.Proxy.stall`); the waits are the
+The hang is a proxy that stops forwarding (`tests.support.postgres.Proxy.stall`); the waits are the
 store's defaults (every wait on the server ends after 5 s), and the bound the tests check is a
 generous one: they tell a bounded wait from one that never ends, they time nothing.
 """
@@ -18,7 +18,7 @@ import pytest
 
 from bot.model import Event, Reply
 from tests.conftest import ALICE, BOB, CAROL, Clock, Table, close_table, open_table
-from tests.postgres import Proxy, rows
+from tests.support.postgres import Proxy, rows
 
 BACKENDS = ("postgres",)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.conftest import ALICE, BOB, CAROL, Clock, Table, close_table, open_table, until
-from tests.relay import install as install_relay
+from tests.support.relay import install as install_relay
 
 
 def said(table: Table, text: str) -> bool:

@@ -18,8 +18,8 @@ from bot.adapters.console import CHANNEL, Console
 from bot.host import Host
 from bot.storage import open_storage
 from tests.conftest import Clock, close_table, open_table
-from tests.running import ROOT, SLOW, environment
-from tests.setups import deal, secret_of, to_move
+from tests.support.running import ROOT, SLOW, environment
+from tests.support.setups import deal, secret_of, to_move
 
 
 async def lines(host: Host, *typed: str) -> AsyncIterator[str]:

@@ -19,7 +19,7 @@ from bot.ai import AIRunner
 from bot.host import Host
 from bot.storage import Storage, open_storage
 from tests.discord.fake import TOKEN, FakeDiscord, Interaction, Message, Person
-from tests.pictures import PICTURE_SMALLEST, picture
+from tests.support.pictures import PICTURE_SMALLEST, picture
 
 
 @dataclass

@@ -13,7 +13,7 @@ from typing import Any
 import engines
 from tests.discord.conftest import Bot, board_saying, boards, first_channel, run, said_to
 from tests.discord.fake import ALICE, BOB, FakeDiscord, Message, Person
-from tests.setups import to_move
+from tests.support.setups import to_move
 
 ZH_ALICE, ZH_BOB = replace(ALICE, locale="zh-CN"), replace(BOB, locale="zh-CN")
 TW_BOB = replace(BOB, locale="zh-TW")

@@ -9,8 +9,8 @@ from discord import app_commands
 
 import engines
 from bot.adapters.discord.commands import Commands, game_options
+from bot.command_table import HOST_COMMANDS
 from bot.i18n import Translator
-from bot.table import HOST_COMMANDS
 from engines.base import Game
 from engines.checkers.game import Checkers
 from engines.doudizhu.game import DouDizhu

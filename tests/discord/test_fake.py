@@ -12,7 +12,7 @@ import aiohttp
 import pytest
 
 from tests.discord.fake import TOKEN, FakeDiscord
-from tests.pictures import png
+from tests.support.pictures import png
 
 
 @pytest.fixture

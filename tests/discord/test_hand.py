@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tests.discord.conftest import Bot, board_saying, boards, first_channel, run, said_to
 from tests.discord.fake import ALICE, BOB, CAROL, FakeDiscord, Message
-from tests.setups import deal, to_move
+from tests.support.setups import deal, to_move
 
 
 def hands(messages: list[Message]) -> list[Message]:

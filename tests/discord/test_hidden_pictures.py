@@ -1,5 +1,5 @@
 """Hidden cards never reach the channel in a picture, on Discord: every picture the stand-in
-receives carries the view it was drawn from (tests/pictures.py), and as it arrives, the channel's
+receives carries the view it was drawn from (tests/support/pictures.py), and as it arrives, the channel's
 pictures show nothing hidden (checked against the game in the database with its hidden cards
 dealt anew) and each ephemeral one is its viewer's own hand."""
 
@@ -12,7 +12,7 @@ import engines
 from tests.bot.test_hidden_pictures import check_drawn, state_in
 from tests.discord.conftest import first_channel, run, start_bot
 from tests.discord.fake import ALICE, BOB, CAROL, FakeDiscord, Message
-from tests.pictures import drawn_with_its_view, view_of
+from tests.support.pictures import drawn_with_its_view, view_of
 
 PEOPLE = [ALICE, BOB, CAROL]  # in the order they sit
 

@@ -11,8 +11,8 @@ from bot.model import EVERYONE, Button, Reply, User
 from tests.discord.conftest import Bot, board_saying, first_channel, run, shown
 from tests.discord.fake import ALICE, BOB, FakeDiscord
 from tests.discord.refusals import CONTENT_MAX, LABEL_MAX
-from tests.pictures import png
-from tests.setups import long_nim
+from tests.support.pictures import png
+from tests.support.setups import long_nim
 
 
 async def test_rules_longer_than_a_message_arrive_in_messages_discord_takes(fake: FakeDiscord, bot: Bot) -> None:

@@ -13,7 +13,7 @@ from bot.ops import Ops
 from tests.conftest import until
 from tests.discord.conftest import Bot, board_saying, first_channel, run
 from tests.discord.fake import ALICE, BOB, FakeDiscord
-from tests.ops import get, moved, scrape
+from tests.support.ops import get, moved, scrape
 
 
 async def test_rate_limit_waits_errors_and_readiness(fake: FakeDiscord, bot: Bot) -> None:

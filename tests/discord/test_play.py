@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.model import Private, Reply
 from tests.discord.conftest import PNG, Bot, board_saying, boards, first_channel, run, said_to
 from tests.discord.fake import ALICE, BOB, CAROL, MOD, FakeDiscord
-from tests.pictures import png
+from tests.support.pictures import png
 
 
 async def test_a_slash_command_starts_nim_and_the_board_is_a_png(fake: FakeDiscord, bot: Bot) -> None:

@@ -9,7 +9,7 @@ import pytest
 from bot.model import EVERYONE, NotSecret, Private, Public, Reply
 from tests.discord.conftest import Bot, board_saying, first_channel, run, said_to
 from tests.discord.fake import ALICE, BOB, CAROL, FakeDiscord, Person
-from tests.setups import secret_of
+from tests.support.setups import secret_of
 
 PEOPLE = (ALICE, BOB, CAROL)
 

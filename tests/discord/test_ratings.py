@@ -8,7 +8,7 @@ from bot.session import SessionStatus
 from tests.conftest import BOTH, Clock
 from tests.discord.conftest import PNG, Bot, board_saying, boards, run
 from tests.discord.fake import ALICE, BOB, CAROL, FakeDiscord
-from tests.postgres import rows
+from tests.support.postgres import rows
 
 BACKENDS = BOTH
 

@@ -18,7 +18,7 @@ from bot.host import Host
 from bot.storage.sqlite import SQLiteStorage as Store
 from tests.discord.conftest import board_saying, boards, first_channel, run, said_to, start_bot
 from tests.discord.fake import ALICE, BOB, TOKEN, FakeDiscord
-from tests.heldai import HeldAI
+from tests.support.heldai import HeldAI
 from tests.telegram.test_running import free_port, gamehost
 
 

@@ -16,8 +16,8 @@ import pytest
 from bot.logs import MASK
 from tests.discord.conftest import board_saying, first_channel, run, said_to
 from tests.discord.fake import ALICE, BOB, CAROL, MOD, TOKEN, FakeDiscord
-from tests.running import SLOW, gamehost
-from tests.setups import secret_of
+from tests.support.running import SLOW, gamehost
+from tests.support.setups import secret_of
 from tests.telegram.test_secrets_in_logs import Secrets, assert_no_player_secret, assert_no_secret, latest
 
 

@@ -436,6 +436,11 @@ def test_views_never_show_another_seats_hand() -> None:
         for state in random_game(seed):
             public = GAME.view(state, None)
             assert "hand" not in public and "unseen" not in public
+            over = public["phase"] == "over"  # then every hand is public: what each seat still held
+            assert ("hands" in public) == over
+            if over:
+                assert public["hands"] == [list(h) for h in state.hands]
+                continue
             assert public == GAME.view(reshuffled(state, None, rng), None)
             for seat in range(3):
                 mine = GAME.view(state, seat)

@@ -10,13 +10,13 @@ from engines.base import Limit
 from engines.budget import Budget
 from engines.doudizhu import DouDizhu, Move, State, ai
 from engines.doudizhu.bidding import BID_THRESHOLDS, hand_strength
-from engines.doudizhu.cards import BLACK_JOKER, RED_JOKER, TWO, counts_of_cards, ranks_of_counts
+from engines.doudizhu.cards import BLACK_JOKER, RED_JOKER, TWO, counts_of_cards, parse_ranks, ranks_of_counts
 from engines.doudizhu.endgame import Verdict, endgame
 from engines.doudizhu.heuristics import ranked_moves
 from engines.doudizhu.knowledge import PASS_WEIGHT, knowledge, sample_worlds, world_weight
 from engines.doudizhu.levels import LEVELS
 from engines.doudizhu.plan import HAND_COST, _search, group_value, plan
-from engines.doudizhu.players import random_player, rule_player
+from engines.doudizhu.players import power_player, random_player, rule_player
 from engines.doudizhu.policies import eager_follow, fast_follow
 from engines.doudizhu.rules import Play, classify
 from engines.doudizhu.solver import Solver
@@ -63,15 +63,16 @@ def test_easy_and_benchmark_players_are_always_legal() -> None:
         "easy": lambda s, seat, rng: think(s, seat, "easy", 1.0, rng),
         "random": lambda s, seat, rng: random_player(GAME.view(s, seat), rng),
         "rule": lambda s, seat, rng: rule_player(GAME.view(s, seat), rng),
+        "power": lambda s, seat, rng: power_player(GAME.view(s, seat), rng),
     }
     total = 0
-    for seed in range(90):
+    for seed in range(120):
         rng = random.Random(seed)
-        name = ("easy", "random", "rule")[seed % 3]
+        name = ("easy", "random", "rule", "power")[seed % 4]
         end, steps = play_out(scrambled_start(seed, rng), players[name], rng)
         assert GAME.outcome(end) is not None
         total += steps
-    assert total > 3000
+    assert total > 4000
 
 
 def test_normal_is_always_legal() -> None:
@@ -424,3 +425,28 @@ def test_hard_s_playouts_answer_an_enemy_whenever_they_can_without_a_bomb() -> N
     bomb_and_rocket = counts_of_cards(cards("3 4 5 6 7 9 9 9 9 BJ RJ", set()))
     assert eager_follow(bomb_and_rocket, plan(bomb_and_rocket), ten, False, False, 11) is None
     assert LEVELS["hard"].eager and not LEVELS["normal"].eager
+
+
+def test_power_player_leads_its_longest_combination_and_answers_every_enemy_play() -> None:
+    """The bench's opponent of another style: the longest lead (bombs kept), the lowest answer of the kind,
+    the strongest against an enemy about to go out, a bomb when it has no answer of the kind."""
+    used: set[int] = set()
+    hands = (cards("3 4 5 6 7 9 9 9 J Q Q Q Q", used), cards("3 4 4 8 K K A 2", used), cards("5 5 6 6", used))
+    rng = random.Random(1)
+
+    def move(seat: int, last: str = "", hand: tuple[int, ...] | None = None) -> list[int]:
+        """`seat`'s move after the landlord (seat 0, holding `hand`) played `last` (or leads)."""
+        mine = list(hands)
+        mine[0] = hands[0] if hand is None else hand
+        played = cards(last, set(used)) if last else ()
+        gone = tuple(c for c in range(54) if c not in used and c not in played)
+        plays = ((0, gone), (1, ()), (2, ())) + (((0, played),) if played else ())
+        state = State("points", 1, 0, tuple(mine), mine[0][:3], 0, (1,), 0, 1, plays)
+        return sorted(power_player(GAME.view(state, seat), rng).ranks)
+
+    assert move(0) == sorted(parse_ranks("3 4 5 6 7") or ())  # the straight (five cards, the lowest rank of them)
+    assert move(1, "6") == [parse_ranks("8")[0]]  # the lowest single above it
+    assert move(1, "10 10") == sorted(parse_ranks("K K") or ())
+    assert move(1, "3 4 5 6 7") == []  # no answer of the kind and no bomb: a pass
+    near = cards("3 9", set(used))  # the landlord down to two cards: the strongest single
+    assert move(1, "6", near) == [parse_ranks("2")[0]]

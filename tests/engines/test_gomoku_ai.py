@@ -230,25 +230,25 @@ def test_the_vcf_defence_keeps_the_moves_proven_safe_within_their_nodes() -> Non
     assert defend(dict.fromkeys(root)) == root  # every move loses
 
 
-def test_master_checks_its_moves_in_order_and_keeps_the_one_that_holds_out_longest() -> None:
-    """_hold_out with a made-up opponent VCT: the first move in the PVS's order after which the opponent
-    has none is played; a check that runs out of nodes counts as no VCT; when every move loses, the one
-    that loses deepest (the first such in order) is played."""
+def test_master_checks_its_leading_moves_side_by_side_and_keeps_the_one_that_holds_out_longest() -> None:
+    """_hold_out with a made-up opponent VCT: the first three moves of the PVS's order are checked side by
+    side, one depth after the other; a move found lost makes room for the next; the first move in order
+    still standing is played; a check that runs out of nodes ends the checks (the moves standing count as
+    safe); when every move loses, the one that loses deepest (the first such in order) is played."""
     pos, c = ai_position(replay("h8 i9"))
     order = [pos.geo.index(col, row) for col, row in ((6, 6), (9, 9), (6, 9), (9, 6))]
     a, b, d, e = order
 
-    def hold(verdicts: dict[int, int | str | None], limit: int = 100_000) -> tuple[int, list[int]]:
+    def hold(verdicts: dict[int, int | str | None], limit: int = 100_000) -> tuple[int, list[tuple[int, int]]]:
         """verdicts: after each move the depth of the opponent's shortest VCT, None for none, "long" for a
-        check that needs more nodes than it is given."""
+        check that needs more nodes than it is given. Returns the move and the checks made (move, depth)."""
         s = searcher(pos, limit)
-        checked: list[int] = []
+        checked: list[tuple[int, int]] = []
 
         def vct(o: int, depth: int) -> int | None:
             assert o == 3 - c and len(pos.moves) == 3
             q = pos.moves[-1]
-            if not checked or checked[-1] != q:
-                checked.append(q)
+            checked.append((q, depth))
             need = verdicts[q]
             s.budget.used += 10
             if need == "long":
@@ -261,10 +261,17 @@ def test_master_checks_its_moves_in_order_and_keeps_the_one_that_holds_out_longe
         assert len(pos.moves) == 2
         return move, checked
 
-    assert hold({a: None, b: 1, d: None, e: 1}) == (a, [a])
-    assert hold({a: 2, b: 3, d: None, e: 1}) == (d, [a, b, d])
-    assert hold({a: 2, b: "long", d: None, e: 1}) == (b, [a, b])
-    assert hold({a: 2, b: 4, d: 1, e: 4}) == (b, [a, b, d, e])  # all lose: b holds out longest, first in order
+    move, checked = hold({a: None, b: 1, d: None, e: 1})
+    assert move == a
+    assert checked[:4] == [(a, 1), (b, 1), (d, 1), (e, 1)]  # b lost at once: e takes its place
+    assert checked[-2:] == [(a, 4), (d, 4)]
+    move, checked = hold({a: 4, b: None, d: None, e: None})
+    assert move == b
+    assert (d, 3) in checked and (e, 4) in checked  # a was lost at the last depth: e came in, checked at it
+    assert hold({a: 2, b: 3, d: None, e: 1})[0] == d
+    assert hold({a: 2, b: "long", d: None, e: 1}) == (a, [(a, 1), (b, 1)])  # out of nodes: a stands, unrefuted
+    assert hold({a: 2, b: None, d: None, e: "long"})[0] == b  # a lost at depth 2, then e's check ran out
+    assert hold({a: 2, b: 4, d: 1, e: 4})[0] == b  # all lose: b holds out longest, first in order
 
 
 # Positions from lost games, black to move: the opponent wins by VCT after every move, but
@@ -295,6 +302,37 @@ def test_master_leaves_no_short_vct_where_it_lost_as_white(record: str) -> None:
     assert move not in ("i7", "j8")
     pos, black = ai_position(replay(f"{record} {move}"))
     assert searcher(pos).vct_deepening(black, 5) is None
+
+
+# Positions where master played a move after which a stronger outside engine won by force, while another
+# move held (white to move but in the last, where black is): the opponent's win is a VCT of 7, 6 and 5
+# attacking moves, deeper than the checks used to look, begun several moves before it is a VCF.
+DEEP_THREATS = [
+    ("h6 j7 h5 h7 g6 g5 f6", "i6", 7, ("master",)),  # e6 holds; hard (30,000 nodes) still plays i6
+    ("k8 j9 j10 k11 i8 j8 j7 i6 k9 k6 i11", "l8", 6, ("hard", "master")),  # h12 holds
+    ("h6 j7 h5 i8 g7 f8 g5 h9", "k6", 5, ("hard", "master")),  # g10 keeps black ahead
+]
+
+
+@pytest.mark.parametrize(("record", "loser", "depth", "levels"), DEEP_THREATS)
+def test_the_bot_s_levels_leave_no_deep_vct_where_master_lost(record: str, loser: str, depth: int,
+                                                              levels: tuple[str, ...]) -> None:
+    """Through `Game.ai`, as the bot asks: the move leaves the opponent no VCT that the same check (150,000
+    nodes, VCTs of up to `depth` attacking moves) finds after the move master used to play."""
+    state = replay(record)
+
+    def refuted(move: str) -> bool:
+        pos, opponent = ai_position(replay(f"{record} {move}"))
+        s = searcher(pos, 150_000)
+        try:
+            return s.vct_deepening(opponent, depth) is not None
+        except OutOfWork:
+            return False
+
+    assert refuted(loser)
+    for level in levels:
+        move = GAME.move_text(state, GAME.ai(state, state.turn, level, GAME.levels[level], random.Random(1)).move)
+        assert move != loser and not refuted(move), level
 
 
 # White to move in a master-vs-hard game (bench seed 5001): black would win by VCT if it moved twice,

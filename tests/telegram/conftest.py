@@ -11,7 +11,7 @@ import pytest
 
 from bot.adapters.telegram import Telegram, TelegramOptions
 from tests.conftest import Clock, Table, close_table, open_table
-from tests.pictures import PICTURE_SMALLEST, picture
+from tests.support.pictures import PICTURE_SMALLEST, picture
 from tests.telegram.standin import TOKEN, BotAPI
 
 GROUP = -1001234

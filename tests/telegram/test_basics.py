@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.pictures import picture
+from tests.support.pictures import picture
 from tests.telegram.conftest import GROUP, World
 
 

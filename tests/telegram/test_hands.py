@@ -9,7 +9,7 @@ import pytest
 
 import engines
 from bot.i18n import Translator
-from tests.setups import deal, to_move
+from tests.support.setups import deal, to_move
 from tests.telegram.conftest import GROUP, World, session
 
 LINK = f"https://t.me/gamehost_bot?start=hand_{GROUP}"

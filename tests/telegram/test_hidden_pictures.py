@@ -1,5 +1,5 @@
 """Hidden cards never reach the group in a picture, on Telegram: every photo the Bot API receives
-carries the view it was drawn from (tests/pictures.py), and as it arrives, the group's photos
+carries the view it was drawn from (tests/support/pictures.py), and as it arrives, the group's photos
 show nothing hidden (checked against the game in the database with its hidden cards dealt anew)
 and each private chat's photo is its owner's own hand."""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import engines
 from tests.bot.test_hidden_pictures import check_drawn, state_in
 from tests.conftest import Clock
-from tests.pictures import drawn_with_its_view, view_of
+from tests.support.pictures import drawn_with_its_view, view_of
 from tests.telegram.conftest import CHANNEL, GROUP, make_world, session
 from tests.telegram.standin import Call
 

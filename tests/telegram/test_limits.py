@@ -5,8 +5,8 @@ buttons, as Telegram does, so a reply that broke one would be lost and these tes
 from __future__ import annotations
 
 from bot.model import EVERYONE, Button, Reply, User
-from tests.pictures import png
-from tests.setups import long_nim
+from tests.support.pictures import png
+from tests.support.setups import long_nim
 from tests.telegram.conftest import CHANNEL, GROUP, World, session, two_player_nim
 from tests.telegram.refusals import CAPTION_MAX, TEXT_MAX, parse_html
 

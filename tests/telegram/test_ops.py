@@ -12,8 +12,8 @@ from pathlib import Path
 
 from bot.ops import Ops
 from tests.conftest import Clock, until
-from tests.ops import get, moved, scrape, value
-from tests.running import SLOW, gamehost
+from tests.support.ops import get, moved, scrape, value
+from tests.support.running import SLOW, gamehost
 from tests.telegram.conftest import GROUP, make_world
 from tests.telegram.standin import TOKEN, BotAPI, Fault, retry_after
 from tests.telegram.test_running import free_port

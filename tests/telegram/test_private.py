@@ -7,8 +7,8 @@ import re
 from typing import Any
 
 from bot.model import Private, Reply
-from tests.pictures import png
-from tests.setups import Secret, secret_of
+from tests.support.pictures import png
+from tests.support.setups import Secret, secret_of
 from tests.telegram.conftest import GROUP, World, button, session, two_player_nim
 
 PNG = png()  # a real one: Telegram refuses a photo it cannot decode

@@ -22,8 +22,8 @@ from bot.logs import MASK
 from bot.session import Session
 from bot.storage import open_storage
 from engines.doudizhu import DouDizhu
-from tests.running import SLOW, gamehost
-from tests.setups import secret_of
+from tests.support.running import SLOW, gamehost
+from tests.support.setups import secret_of
 from tests.telegram.conftest import CHANNEL, GROUP
 from tests.telegram.standin import TOKEN, BotAPI, Fault
 from tests.telegram.test_running import free_port

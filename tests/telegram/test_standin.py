@@ -12,7 +12,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 from telegram.ext import AIORateLimiter, ExtBot
 
-from tests.pictures import png
+from tests.support.pictures import png
 from tests.telegram.refusals import parse_html
 from tests.telegram.standin import TOKEN, BotAPI, retry_after
 

@@ -1,6 +1,6 @@
 """Help through the real python-telegram-bot client: the first hint tells the player, in their
 private chat only, that the game will not be rated for them; a move taken back says so in the
-group; the ratings of the game follow (`bot.ratings`)."""
+group; the ratings of the game follow (`bot.rating_model`)."""
 
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ import aiohttp
 from bot.adapters.telegram import Telegram, TelegramOptions
 from bot.ops import Ops
 from tests.conftest import Clock, close_table, open_table, until
-from tests.ops import get, scrape, value
+from tests.support.ops import get, scrape, value
 from tests.telegram.conftest import GROUP
 from tests.telegram.standin import TOKEN, BotAPI
 from tests.telegram.test_running import free_port

@@ -13,7 +13,7 @@ from bot.session import ChannelBusy, Conflict
 from bot.storage import Storage, open_storage
 from bot.tournament.model import Entry, EventGame, EventStatus, Tournament
 from tests.conftest import BOTH
-from tests.postgres import database_clock, scalar
+from tests.support.postgres import database_clock, scalar
 
 BACKENDS = BOTH
 NOW = 1_700_000_000.0

@@ -3,7 +3,7 @@
 Each command only turns its options back into the text a user would have typed
 ("/nim start 3 4 5 max=3", "/gomoku challenge <@123>") and hands it to `Run`;
 the host's one parser reads it. Everything here is built from declarations: the
-host's command table (`bot.table`) and each game's `options`, so a new game or
+host's command table (`bot.command_table`) and each game's `options`, so a new game or
 command needs nothing in this file.
 
 Every name, description and choice carries what it stands for (a catalog message, a
@@ -23,7 +23,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from bot import table
+from bot import command_table
 from bot.core import title_word
 from bot.i18n import Translator, language_of, t, translator
 from engines.base import Game, Msg
@@ -106,15 +106,15 @@ class Commands:
         levels = [level] + [Option(f"level{i}", str, t("commands.game_more_level"), choices=level.choices)
                             for i in range(2, max(game.seat_counts) + 1)]  # fmt: skip
         every = Option("every", app_commands.Range[int, 1, 120], t("commands.game_every"), words=lambda v: f"every={v}")
-        scope = self._option("leaderboard", table.SCOPE)
+        scope = self._option("leaderboard", command_table.SCOPE)
         rounds = Option("rounds", app_commands.Range[int, 1, 20], t("commands.game_rounds"),
                         words=lambda v: f"rounds={v}")
-        event = [self._option("tournament", table.GAME_ACTIONS["tournament"].args[0]), rounds]
+        event = [self._option("tournament", command_table.GAME_ACTIONS["tournament"].args[0]), rounds]
         # What each action of the table takes beyond its own words.
         takes = {"start": [*extra, timer], "challenge": [*people, *extra, timer], "solo": [level, *extra, timer],
                  "watch": [*levels, *extra, every], "leaderboard": [scope],
                  "tournament": [*event, *extra, timer]}  # fmt: skip
-        for action in table.GAME_ACTIONS:
+        for action in command_table.GAME_ACTIONS:
             about = t(f"commands.game_{action}", game=title)
             group.add_command(self._command(action, about, takes.get(action, []), (game.name, action), parent=group))
         return group
@@ -122,9 +122,9 @@ class Commands:
     # --- the session's and the bot's commands -------------------------------------------
     def _host_commands(self) -> list[app_commands.Command[Any, ..., Any]]:
         return [self._command(name, t(f"commands.{name}"), [self._option(name, arg) for arg in spec.args], (name,))
-                for name, spec in table.HOST_COMMANDS.items()]  # fmt: skip
+                for name, spec in command_table.HOST_COMMANDS.items()]  # fmt: skip
 
-    def _option(self, command: str, arg: table.Arg) -> Option:
+    def _option(self, command: str, arg: command_table.Arg) -> Option:
         """A slash option for one argument of a host command."""
         about = t(f"commands.{command}_{arg.name}")
         if arg.kind == "move":
@@ -144,7 +144,7 @@ class Commands:
     def _game_words(self) -> list[app_commands.Command[Any, ..., Any]]:
         """The words a game adds (/take, /bid, /pass, /moves): one command each, shared by the games
         that use the same word."""
-        taken = set(table.HOST_COMMANDS) | set(self.games)
+        taken = set(command_table.HOST_COMMANDS) | set(self.games)
         words: dict[str, tuple[list[Msg], str | None]] = {}  # word -> (game titles, move prefix or None)
         for game in self.games.values():
             title = t(f"{game.name}.title")
@@ -241,7 +241,7 @@ class CatalogTranslator(app_commands.Translator):
         if "msg" in extras:
             return translator(language)(extras["msg"])[:100]
         if "command" in extras:
-            return table.name_in(language, extras["command"])
+            return command_table.name_in(language, extras["command"])
         if "game" in extras:
             return title_word(extras["game"], language)
         return None

@@ -33,16 +33,16 @@ from telegram.constants import ChatAction, ChatType, MessageEntityType
 from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, TelegramError
 from telegram.ext import Application, CallbackQueryHandler, ContextTypes, InlineQueryHandler, MessageHandler, filters
 
-from bot import metrics, table
+from bot import command_table, metrics
 from bot.adapters.telegram.inline import answer_inline
 from bot.adapters.telegram.outgoing import Origin, Sender
 from bot.adapters.telegram.plumbing import ChatOrder, FloodSafeLimiter, MeasuredRequest, Reach
 from bot.adapters.telegram.watch import WebhookWatch
-from bot.commands import Command
 from bot.host import Host
 from bot.i18n import LANGUAGES, Translator, t, translator
 from bot.model import TELEGRAM, Event, Public, Reply, User
 from bot.outbox import Undeliverable
+from bot.parser import Command
 from bot.startup import StartFailed
 from engines.base import Msg
 
@@ -52,7 +52,7 @@ ALLOWED_UPDATES = ["message", "callback_query", "inline_query"]
 TYPING_EVERY = 4.5  # seconds; a chat action shows for about 5
 TYPING_AT_MOST = 600.0
 # Commands that name a person: a reply to someone's message with one of them names that person.
-PERSON_COMMANDS = {spec.name for spec in (*table.GAME_ACTIONS.values(), *table.HOST_COMMANDS.values())
+PERSON_COMMANDS = {spec.name for spec in (*command_table.GAME_ACTIONS.values(), *command_table.HOST_COMMANDS.values())
                    if any(arg.kind == "user" for arg in spec.args)}  # fmt: skip
 HAND_LINK = re.compile(r"hand_(-?\d{1,20})")
 
@@ -216,7 +216,7 @@ class Telegram:
         commands: dict[str, str] = {}
         for name in self.host.games:
             commands[name] = tr(t("commands.game", game=tr(t(f"{name}.title"))))
-        for word in table.HOST_COMMANDS:
+        for word in command_table.HOST_COMMANDS:
             commands.setdefault(word, tr(t(f"commands.{word}")))
         words: dict[str, tuple[list[Msg], str]] = {}
         for name, game in self.host.games.items():
@@ -309,7 +309,7 @@ class Telegram:
     async def _is_moderator(self, message: Message, command: object) -> bool:
         if message.chat.type == ChatType.PRIVATE:
             return True
-        if not table.needs_moderator(command) or message.from_user is None:
+        if not command_table.needs_moderator(command) or message.from_user is None:
             return False
         try:
             member = await self.app.bot.get_chat_member(message.chat.id, message.from_user.id)

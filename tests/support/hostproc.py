@@ -1,7 +1,7 @@
 """One gamehost host in a process of its own, driven through JSON lines: the several-processes
 test runs two of these on one PostgreSQL database.
 
-    python -m tests.hostproc URL --lease 3 [--stuck-ai] [--publish ok|stuck]
+    python -m tests.support.hostproc URL --lease 3 [--stuck-ai] [--publish ok|stuck]
 
 In (stdin), one object a line, each handled at once (several at a time, as a platform's
 events are): {"id": 1, "channel": "console:c1", "user": "alice", "text": "/nim start"}, or

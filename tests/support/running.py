@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SLOW = 120.0  # seconds a stand-in may wait for the process: only turns a hang into a failure (a cold
 # start imports everything and loads the fonts, which takes long on a loaded machine)
 

@@ -1,7 +1,7 @@
 """PostgreSQL for the tests: a database of its own for each test, raw SQL on either backend,
 and a proxy that plays a server going away or hanging.
 
-The server is the one `tests.embedded_postgres` chose for the run: `GAMEHOST_TEST_POSTGRES`, else
+The server is the one `tests.support.embedded_postgres` chose for the run: `GAMEHOST_TEST_POSTGRES`, else
 postgres on 127.0.0.1:5432 (trust auth) if it answers, else one the run started itself. Each test
 gets a database created for it and dropped after it, with a name no other run uses, so engineers
 and CI runs sharing the server never meet. A server that cannot be reached fails the test with
@@ -24,7 +24,7 @@ import pytest
 
 from bot.storage import Storage
 from bot.storage.pgdriver import numbered
-from tests.embedded_postgres import admin_url
+from tests.support.embedded_postgres import admin_url
 
 
 def url_of(database: str) -> str:

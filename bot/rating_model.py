@@ -1,5 +1,5 @@
 """Ratings: openskill's Weng-Lin Plackett-Luce model, per game, fair to unequal sides and
-guarded against farming. Pure: games in, ratings out; the store keeps them (`bot.ladder`).
+guarded against farming. Pure: games in, ratings out; the store keeps them (`bot.rating_store`).
 
 - Every game is a ranking of seats (equal ranks tie; all equal is a draw): 1 vs 1 (Nim,
   Gomoku) and free-for-all by finishing place (Chinese Checkers, 2 to 6 seats) alike.

@@ -3,7 +3,7 @@ rating of finished games (`catch_up`, `rebuild`, `Rerater`), kept by the storage
 
 The ratings are a function of the results and the linked accounts: the store rates each
 finished game in the transaction that writes its results (`Storage.save`), with
-`bot.ratings`' fold. Linking or unlinking accounts changes who played which game, so the
+`bot.rating_model`' fold. Linking or unlinking accounts changes who played which game, so the
 games of each kind they played are rated again from the first, off the command's path: the
 command asks for it, and a `Rerater` in each host does it in small steps in the background
 (`Storage.rerate`: `bot.storage.rebuilt` says how), while the ratings from before are shown,
@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot import ratings
+from bot import rating_model
 from bot.outbox import backoff
 from bot.storage import PLACE, Storage
 from bot.storage.rebuilt import paced
@@ -131,7 +131,7 @@ class Standing:
 
     @property
     def is_ai(self) -> bool:
-        return self.player.startswith(ratings.AI)
+        return self.player.startswith(rating_model.AI)
 
     @property
     def win_rate(self) -> float:

@@ -16,12 +16,12 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 
-from bot import info, links, lobby, offers, play, standing, watch
-from bot.commands import Command, ParseError
-from bot.commands import parse as parse_words
+from bot import info, links, lobby, offers, play, rating_commands, watch
 from bot.core import Core, Request
 from bot.i18n import LANGUAGES, Translator, t
 from bot.model import EVERYONE, Reply
+from bot.parser import Command, ParseError
+from bot.parser import parse as parse_words
 from bot.session import SessionStatus
 from bot.tournament import commands as events
 from bot.tournament.model import FORMATS
@@ -69,7 +69,7 @@ GAME_ACTIONS: dict[str, Spec] = {spec.name: spec for spec in (
     Spec("solo", lobby.solo, (Arg("level"),)),
     Spec("watch", watch.watch, (Arg("level"),)),
     Spec("rules", info.rules),
-    Spec("leaderboard", standing.leaderboard, (SCOPE,)),
+    Spec("leaderboard", rating_commands.leaderboard, (SCOPE,)),
     Spec("tournament", events.open_event, (Arg("format", "choice", choices=FORMATS),)),
 )}  # fmt: skip
 
@@ -101,8 +101,8 @@ HOST_COMMANDS: dict[str, Spec] = {spec.name: spec for spec in (
     Spec("replay", info.replay_at, (Arg("move", "number", high=100_000),)),
     Spec("rules", info.rules, (GAME,)),
     Spec("games", info.games),
-    Spec("stats", standing.stats, (Arg("user", "user"),)),
-    Spec("leaderboard", standing.leaderboard, (GAME, SCOPE)),
+    Spec("stats", rating_commands.stats, (Arg("user", "user"),)),
+    Spec("leaderboard", rating_commands.leaderboard, (GAME, SCOPE)),
     Spec("link", links.link, (Arg("code"),)),
     Spec("unlink", links.unlink),
     Spec("hints", info.hints, (Arg("state", "choice", required=True, choices=("on", "off")),), moderator=True),
@@ -152,7 +152,7 @@ def name_in(language: str, command: str) -> str | None:
 
 
 def parse(text: str, games: dict[str, str], bot_name: str | None = None) -> Command | ParseError | None:
-    """Read a command with the table's game actions and words (see `bot.commands.parse`)."""
+    """Read a command with the table's game actions and words (see `bot.parser.parse`)."""
     return parse_words(text, games, ACTION_WORDS, bot_name, COMMAND_WORDS)
 
 

@@ -83,8 +83,8 @@ def render_relay(view: JSON, ctx: RenderContext) -> bytes:
 
 def install() -> None:
     """Make the host offer /relay (only in the test process and its AI thread)."""
-    engines.REGISTRY["relay"] = "tests.relay:Relay"
-    render.MODULES["relay"] = "tests.relay_render"
+    engines.REGISTRY["relay"] = "tests.support.relay:Relay"
+    render.MODULES["relay"] = "tests.support.relay_render"
     entries = catalog("en")
     entries["relay.title"] = "Relay"  # type: ignore[index]
     entries["relay.rules"] = "Add 1, 2 or 3; whoever reaches 21 wins."  # type: ignore[index]

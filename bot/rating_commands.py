@@ -15,12 +15,12 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from bot import ladder
+from bot import rating_store
 from bot.core import Core, Request, points, title
 from bot.i18n import Translator, t
-from bot.ladder import Standing
 from bot.lobby import mentioned
 from bot.model import EVERYONE, Button, Reply
+from bot.rating_store import Standing
 from engines.base import Refusal, read_number
 from render import standings as pictures
 
@@ -73,8 +73,8 @@ async def leaderboard(core: Core, r: Request) -> list[Reply]:
             raise Refusal("ratings.leaderboard_usage")
     game = r.command.game or await _game(core, r, game_word)
     place = place_of(r) if scope == HERE else None
-    board = await ladder.board(core.store, game, place)
-    me = await ladder.identity_of(core.store, r.user.id)
+    board = await rating_store.board(core.store, game, place)
+    me = await rating_store.identity_of(core.store, r.user.id)
     pages = max(1, -(-len(board) // PAGE))
     page = min(page, pages)
     shown = board[(page - 1) * PAGE : page * PAGE]
@@ -85,7 +85,7 @@ async def leaderboard(core: Core, r: Request) -> list[Reply]:
     footer = tr(t("ratings.page", page=page, pages=pages))
     if mine is not None:
         footer += " · " + tr(t("ratings.your_place", rank=mine))
-    if game in await ladder.updating(core.store):
+    if game in await rating_store.updating(core.store):
         footer += " · " + tr(t("ratings.updating"))
     rows = [{"rank": i, "name": _name(s, tr), "rating": f"{s.rating:.1f}", "games": s.games,
              "win": f"{s.win_rate:.0%}", "streak": _streak(s), "ai": s.is_ai, "me": s.player == me}
@@ -109,14 +109,14 @@ async def leaderboard(core: Core, r: Request) -> list[Reply]:
 async def stats(core: Core, r: Request) -> list[Reply]:
     who = mentioned(r, r.command.mentions[0]) if r.command.mentions else r.user
     user_id = await _known_as(core, who.id, who.handle)
-    identity = await ladder.identity_of(core.store, user_id)
-    found = await ladder.profile(core.store, identity)
+    identity = await rating_store.identity_of(core.store, user_id)
+    found = await rating_store.profile(core.store, identity)
     tr = r.tr
     if not found:
         return [Reply(tr(t("host.stats_none", name=who.name)), audience=EVERYONE)]
     name = found[0][1].name
-    accounts = len(await ladder.accounts_of(core.store, identity))
-    stale = [tr(t("ratings.updating"))] if {game for game, _ in found} & await ladder.updating(core.store) else []
+    accounts = len(await rating_store.accounts_of(core.store, identity))
+    stale = [tr(t("ratings.updating"))] if {game for game, _ in found} & await rating_store.updating(core.store) else []
     subtitle = " · ".join([tr(t("ratings.linked_accounts", count=accounts))] * (accounts > 1) + stale)
     cards, lines = [], [tr(t("host.stats_header", name=name)), *stale]
     for game, s in found:

@@ -1,0 +1,73 @@
+"""What the web site reads (`bot.web`) on either database: the contract's web methods, implemented
+once in portable SQL over the backends' `Tx` (`?` placeholders), as the outbox is.
+
+A web id is a random token kept in `web_ids` for a game, a player or a place the site links
+to: made the first time a page or a chat message links there, the same for every process after
+(the table's keys), and the only way to name the thing in a URL, so none can be guessed.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from bot.session import Session
+from bot.storage.contract import session_of
+from bot.storage.outboxed import SQLOutbox
+from bot.storage.rated import marks
+
+SEAT_COLUMNS = "session_id, seat, user_id, name, handle, ai_level, away, accepted"
+
+
+class SQLPublished(SQLOutbox):
+    """The web methods for a backend that supplies `Tx`s (as `SQLRatings`)."""
+
+    async def channel_values(self, key: str) -> dict[str, str]:
+        async with self._reading() as tx:
+            rows = await tx.rows("SELECT channel, value FROM channel_settings WHERE key=?", key)
+        return {r["channel"]: r["value"] for r in rows}
+
+    async def published(self, key: str, default_on: Sequence[str], game: str | None = None,
+                        players: Sequence[str] | None = None, limit: int = 20,
+                        offset: int = 0) -> list[Session]:  # fmt: skip
+        by_default = " OR ".join("s.channel LIKE ?" for _ in default_on) or "1=0"
+        where, params = [], [key, *(f"{prefix}%" for prefix in default_on)]
+        if game is not None:
+            where.append(" AND s.game=?")
+            params.append(game)
+        if players is not None:
+            where.append(f" AND s.id IN (SELECT session_id FROM seats WHERE user_id IN ({marks(len(players))}))"
+                         if players else " AND 1=0")  # fmt: skip
+            params += players
+        sql = ("SELECT s.* FROM sessions s LEFT JOIN channel_settings c ON c.channel=s.channel AND c.key=?"
+               f" WHERE s.status='finished' AND COALESCE(c.value, CASE WHEN {by_default} THEN 'on' ELSE 'off' END)='on'"
+               f"{''.join(where)} ORDER BY s.updated_at DESC, s.id DESC LIMIT ? OFFSET ?")  # fmt: skip
+        async with self._reading() as tx:
+            rows = await tx.rows(sql, *params, limit, offset)
+            ids = [r["id"] for r in rows]
+            seats = await tx.rows(f"SELECT {SEAT_COLUMNS} FROM seats WHERE session_id IN ({marks(len(ids))})",
+                                  *ids) if ids else []  # fmt: skip
+        by_session: dict[int, list[list[Any]]] = defaultdict(list)
+        for seat in seats:
+            by_session[seat["session_id"]].append([seat[c] for c in SEAT_COLUMNS.split(", ")[1:]])
+        return [session_of(row, by_session[row["id"]]) for row in rows]
+
+    async def web_ids(self, kind: str, targets: Sequence[str], new: Callable[[], str]) -> dict[str, str]:
+        wanted = sorted(set(targets))
+        if not wanted:
+            return {}
+        select = f"SELECT target, token FROM web_ids WHERE kind=? AND target IN ({marks(len(wanted))})"
+        async with self._reading() as tx:
+            found = {r["target"]: r["token"] for r in await tx.rows(select, kind, *wanted)}
+        if len(found) < len(wanted):
+            async with self._writing() as tx:
+                await tx.many("INSERT INTO web_ids (token, kind, target) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                              [(new(), kind, target) for target in wanted if target not in found])  # fmt: skip
+                found = {r["target"]: r["token"] for r in await tx.rows(select, kind, *wanted)}
+        return found
+
+    async def web_target(self, token: str) -> tuple[str, str] | None:
+        async with self._reading() as tx:
+            rows = await tx.rows("SELECT kind, target FROM web_ids WHERE token=?", token)
+        return (rows[0]["kind"], rows[0]["target"]) if rows else None
