@@ -64,7 +64,8 @@ GAMES = engines.all_games()
 WORDS_OF_GAMES = sorted({w for g in GAMES.values() for w in (g.name, *g.aliases)})
 HOST_WORDS = sorted(command_table.HOST_COMMANDS)
 GAME_ACTIONS = sorted(command_table.GAME_ACTIONS)
-OTHER_WORDS = sorted(command_table.COMMAND_WORDS)  # 认输, 过, ...
+VOCABULARY = command_table.vocabulary(GAMES.values())
+OTHER_WORDS = sorted(VOCABULARY.commands)  # 认输, 过, ...
 GAME_WORDS = sorted({w for g in GAMES.values() for w in (*g.move_words, *g.queries)})
 CODE = re.compile(r"\b([A-HJ-NP-Z2-9]{6})\b")
 BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
@@ -430,7 +431,7 @@ class Fuzz:
             await self.handle(self.event(ch, user, junk(rng)))
         elif kind == "command":
             name = rng.choice([*HOST_WORDS, *GAME_WORDS, *OTHER_WORDS])
-            text = " ".join([f"/{name}", *arguments(rng, ch, command_table.COMMAND_WORDS.get(name, name), self.codes)])
+            text = " ".join([f"/{name}", *arguments(rng, ch, VOCABULARY.commands.get(name, name), self.codes)])
             if rng.random() < 0.05:
                 text = text.replace("/", f"/{rng.choice(('', '@gamehost_bot', '@other_bot'))}", 1)
                 text = text.replace(" ", "@gamehost_bot ", 1) if "@" not in text else text

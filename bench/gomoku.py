@@ -158,8 +158,9 @@ def _play(args: tuple) -> dict:
 
 
 def _nice() -> None:
+    """Nice 10 (not more: the workers inherit the main process's niceness, and `nice -n 10` may have set it)."""
     with contextlib.suppress(OSError):
-        os.nice(10)
+        os.nice(max(0, 10 - os.nice(0)))
 
 
 def run_games(jobs: list[tuple], workers: int, progress: bool = False) -> list[dict]:

@@ -77,7 +77,7 @@ MUTATIONS = [
     # --- background play ---
     m("autoplay.no_timer_loop", "bot/autoplay.py", "        self.spawn(self._timer_loop())", "        pass",
       "tests/bot/test_timers.py", "the timer loop never starts"),
-    m("autoplay.backoff_constant", "bot/autoplay.py", "FIRST_BACKOFF * 2 ** min(failures - 1, 30)", "FIRST_BACKOFF",
+    m("supervised.backoff_constant", "bot/supervised.py", "FIRST_BACKOFF * 2 ** min(failures - 1, 30)", "FIRST_BACKOFF",
       "tests/bot/test_supervision.py", "the back-off does not double"),
     m("autoplay.three_forfeit", "bot/autoplay.py", "        if len(session.seats) == 2:", "        if True:",
       "tests/bot/test_timers.py tests/bot/test_flows.py", "in a game of three a time-out loses the game"),

@@ -15,7 +15,7 @@ lease lost to a slow process) commits once: the session's version says so.
 
 Nothing here may stop for good: the host has no one to report to but the log. A
 failing pass of the timer loop (the database locked by another process, say) is
-logged and tried again after a back-off that doubles up to `MOST_BACKOFF`; a
+logged and tried again after a back-off (`bot.supervised`: 1 s doubling to 60 s); a
 failing bot turn is logged and tried again the same way, by the timer loop. Times
 are on the host's clock, so tests move an injected clock instead of waiting; leases
 are on the database's. Cancellation (`stop`) is never caught.
@@ -38,6 +38,7 @@ from bot.i18n import Translator, t
 from bot.info import ai_seed
 from bot.model import EVERYONE, Reply
 from bot.session import Session, SessionStatus
+from bot.supervised import Failed, Wake, backoff, supervise
 from engines.base import Game, Msg
 
 log = logging.getLogger(__name__)
@@ -47,13 +48,7 @@ fallback_log = logging.getLogger(f"{__name__}.fallback")
 Deliver = Callable[[str, list[Reply]], Awaitable[None]]
 IDLE_WAIT = 60.0  # seconds the timer loop sleeps when no deadline is near (and it is the only process)
 LEASE = 5.0  # seconds a process holds a piece of work without renewing it
-FIRST_BACKOFF, MOST_BACKOFF = 1.0, 60.0  # seconds after a failure before trying again, doubling
 MOST_LINES = 6  # moves said in one message when bots play several in a row
-
-
-def backoff(failures: int) -> float:
-    """The wait after `failures` failures in a row."""
-    return min(MOST_BACKOFF, FIRST_BACKOFF * 2 ** min(failures - 1, 30))
 
 
 class Autoplay:
@@ -73,7 +68,7 @@ class Autoplay:
         self._failures: dict[int, int] = {}  # session id -> its bot turns that failed in a row
         self._expiring: set[int] = set()  # sessions whose timer this process is acting on
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._wake = asyncio.Event()
+        self._wake = Wake()
 
     async def start(self) -> None:
         """Resume every bot turn that was pending (and no other process holds), and the timers."""
@@ -219,35 +214,15 @@ class Autoplay:
 
     # --- timers ------------------------------------------------------------------------
     async def _timer_loop(self) -> None:
-        core = self.core
-        failures = 0  # failed passes in a row
-        while True:
-            try:
-                failed = await self.expire_due()
-                next_deadline = await core.store.next_deadline()
-            except Exception:
-                log.exception("the timer loop failed")
-                failed, next_deadline = 1, None
-            failures = failures + 1 if failed else 0
-            if failures:
-                log.warning("the timer loop tries again in %g s (%d failed passes in a row)",
-                            backoff(failures), failures)  # fmt: skip
-                # Woken meanwhile, it goes back to sleep until the back-off is over on the host's clock.
-                until = core.clock() + backoff(failures)
-                while core.clock() < until:
-                    await self._sleep(until - core.clock())
-            else:
-                soonest = min([d for d in (next_deadline, *self._retry.values()) if d is not None], default=None)
-                await self._sleep(self.poll if soonest is None else min(self.poll, max(0.0, soonest - core.clock())))
+        await supervise(self._timer_pass, self._wake, self.core.clock, self.poll, _timer_failed)
 
-    async def _sleep(self, seconds: float) -> None:
-        """Until `seconds` have passed or something wakes the loop."""
-        # asyncio.timeout, not wait_for: in Python 3.11 wait_for can swallow a cancellation
-        # that arrives as the event is set, and stop() would wait for this loop forever.
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(seconds + 0.01):
-                await self._wake.wait()
-        self._wake.clear()
+    async def _timer_pass(self) -> float | None:
+        """Act on the timers that are due; when the next deadline or retry is (None: none known)."""
+        failed = await self.expire_due()
+        next_deadline = await self.core.store.next_deadline()
+        if failed:
+            raise Failed  # some timers failed (each logged): rest the back-off
+        return min([d for d in (next_deadline, *self._retry.values()) if d is not None], default=None)
 
     async def expire_due(self) -> int:
         """Claim the sessions with work no live process holds, and act on them: close lobbies,
@@ -313,3 +288,9 @@ class Autoplay:
         session.deadline = None
         await core.commit(session)
         return [Reply(tr(t("host.away", name=name)), audience=EVERYONE)]
+
+
+def _timer_failed(failures: int, error: Exception) -> None:
+    if not isinstance(error, Failed):
+        log.error("the timer loop failed", exc_info=error)
+    log.warning("the timer loop tries again in %g s (%d failed passes in a row)", backoff(failures), failures)

@@ -5,26 +5,29 @@ command menu and Discord's command tree are all built from it; `grep` for a
 command's name finds its handler here. The games add their own words (`/take`,
 `/bid`, `/moves`): those are moves or look-ups of the channel's game.
 
-`WORDS` are the commands' other words in each language (认输 is /resign): the parser
-reads them wherever a platform delivers them (the console, text messages), and the
-first one is the command's name in that language on Discord. Telegram takes only
-[a-z0-9_] in its command menu, so there they are typed, not listed.
+`WORDS` are the commands' other words in each language (认输 is /resign), and each game's
+catalog holds those of its own words (`word_take = "取"`); `vocabulary` puts them together. The
+parser reads them wherever a platform delivers them (the console, text messages), and the first
+one is the command's name in that language on Discord. Telegram takes only [a-z0-9_] in its
+command menu, so there they are typed, not listed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 from bot import info, links, lobby, offers, play, rating_commands, watch
 from bot.core import Core, Request
-from bot.i18n import LANGUAGES, Translator, t
+from bot.i18n import LANGUAGES, Translator, catalog, t
 from bot.model import EVERYONE, Reply
 from bot.parser import Command, ParseError
 from bot.parser import parse as parse_words
+from bot.puzzles import command as puzzles
 from bot.session import SessionStatus
 from bot.tournament import commands as events
 from bot.tournament.model import FORMATS
+from engines.base import Game
 
 Handler = Callable[[Core, Request], Awaitable[list[Reply]]]
 
@@ -103,6 +106,8 @@ HOST_COMMANDS: dict[str, Spec] = {spec.name: spec for spec in (
     Spec("games", info.games),
     Spec("stats", rating_commands.stats, (Arg("user", "user"),)),
     Spec("leaderboard", rating_commands.leaderboard, (GAME, SCOPE)),
+    Spec("puzzle", puzzles.puzzle, (Arg("what"),)),
+    Spec("answer", puzzles.answer, (Arg("move", required=True),)),
     Spec("link", links.link, (Arg("code"),)),
     Spec("unlink", links.unlink),
     Spec("hints", info.hints, (Arg("state", "choice", required=True, choices=("on", "off")),), moderator=True),
@@ -110,9 +115,11 @@ HOST_COMMANDS: dict[str, Spec] = {spec.name: spec for spec in (
     Spec("help", _help),
 )}  # fmt: skip
 
-# The commands' words in other languages, first the name: the table's commands, the game actions,
-# and the words games add (a word no game uses is never reached).
-WORDS: dict[str, dict[str, tuple[str, ...]]] = {
+Words = dict[str, dict[str, tuple[str, ...]]]  # language -> command -> its words, first its name
+
+# The commands' words in other languages, first the name: the table's commands and the game actions.
+# The words a game adds (/取 for Nim's /take) are in its catalog: see `vocabulary`.
+WORDS: Words = {
     "zh": {
         "start": ("开局", "开始", "开桌"), "challenge": ("挑战",), "solo": ("人机", "单人"), "rules": ("规则", "玩法"),
         "leaderboard": ("排行榜", "排行"), "join": ("加入", "入座"), "accept": ("接受", "同意"),
@@ -122,10 +129,7 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "hint": ("提示",), "hand": ("手牌",), "record": ("棋谱", "记录"), "replay": ("复盘",),
         "games": ("游戏",), "stats": ("战绩",), "hints": ("提示开关",), "lang": ("语言",),
         "help": ("帮助",), "watch": ("观战", "观看"), "link": ("绑定", "关联"), "unlink": ("解绑", "解除绑定"),
-        # the games' own words
-        "take": ("取",), "bid": ("叫分",), "pass": ("过", "不要", "要不起", "不叫", "不抢"),
-        "call": ("叫地主", "抢地主"), "play": ("出", "出牌"), "jump": ("跳",), "moves": ("走法",),
-        "path": ("路线", "路径"), "swap": ("交换",),
+        "puzzle": ("谜题", "残局", "做题"), "answer": ("解", "答"),
         "tournament": ("锦标赛", "比赛"), "withdraw": ("退赛",), "standings": ("积分榜", "排名"),
     },
 }  # fmt: skip
@@ -134,26 +138,68 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
 FREE_BUTTONS = frozenset({"leaderboard"})
 
 
-def _words(names: Collection[str]) -> dict[str, str]:
+def _words(words: Words, names: Collection[str]) -> dict[str, str]:
     """Every word of `names` in every language -> the command it stands for."""
-    return {word: name for words in WORDS.values() for name, ws in words.items() if name in names for word in ws}
+    return {word: name for by_name in words.values() for name, ws in by_name.items() if name in names for word in ws}
 
 
-# What may follow a game's name (/五子棋 人机), and what may stand first (/认输, /过).
-ACTION_WORDS: dict[str, str] = {**{name: name for name in GAME_ACTIONS}, **_words(GAME_ACTIONS)}
-COMMAND_WORDS: dict[str, str] = _words({name for ws in WORDS.values() for name in ws}
-                                       - (GAME_ACTIONS.keys() - HOST_COMMANDS.keys()))
+def _command_words(words: Words) -> dict[str, str]:
+    """The words that may stand first (/认输, /过): all but those of the game actions alone."""
+    return _words(words, {name for ws in words.values() for name in ws} - (GAME_ACTIONS.keys() - HOST_COMMANDS.keys()))
+
+
+# What may follow a game's name (/五子棋 人机), and what may stand first (/认输) of the host's commands.
+ACTION_WORDS: dict[str, str] = {**{name: name for name in GAME_ACTIONS}, **_words(WORDS, GAME_ACTIONS)}
+COMMAND_WORDS: dict[str, str] = _command_words(WORDS)
+
+
+def game_words(games: Iterable[Game]) -> Words:
+    """The words of the games' own commands (`move_words`, `queries`) in each language, from each
+    game's catalog: `word_<command>`, the words apart by spaces, first the name (`word_pass = "过 不要"`);
+    the command's own name needs no repeating. Games that add the same command share its words."""
+    found: Words = {}
+    for language in LANGUAGES:
+        for game in games:
+            for command in (*game.move_words, *game.queries):
+                text = catalog(language).get(f"{game.name}.word_{command}", "")
+                have = found.get(language, {}).get(command, ())
+                new = tuple(w for w in text.split() if w != command and w not in have)
+                if new:
+                    found.setdefault(language, {})[command] = (*have, *new)
+    return found
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """Every command word of the host and of its games, in every language."""
+
+    words: Words
+    commands: dict[str, str]  # what may stand first -> the command (认输: resign, 取: take)
+
+    def name_in(self, language: str, command: str) -> str | None:
+        """The name of `command` in `language` (None: its own)."""
+        words = self.words.get(language, {}).get(command)
+        return words[0] if words else None
+
+
+def vocabulary(games: Iterable[Game]) -> Vocabulary:
+    """The host's words and those of `games`."""
+    added = game_words(games)
+    words = {language: {**WORDS.get(language, {}), **added.get(language, {})} for language in (*WORDS, *added)}
+    return Vocabulary(words, _command_words(words))
 
 
 def name_in(language: str, command: str) -> str | None:
-    """The name of `command` in `language` (None: its own)."""
+    """The name of the host's `command` in `language` (None: its own)."""
     words = WORDS.get(language, {}).get(command)
     return words[0] if words else None
 
 
-def parse(text: str, games: dict[str, str], bot_name: str | None = None) -> Command | ParseError | None:
-    """Read a command with the table's game actions and words (see `bot.parser.parse`)."""
-    return parse_words(text, games, ACTION_WORDS, bot_name, COMMAND_WORDS)
+def parse(text: str, games: dict[str, str], bot_name: str | None = None,
+          words: Mapping[str, str] = COMMAND_WORDS) -> Command | ParseError | None:  # fmt: skip
+    """Read a command with the table's game actions and `words` (the host's alone unless given a
+    `Vocabulary`'s commands; see `bot.parser.parse`)."""
+    return parse_words(text, games, ACTION_WORDS, bot_name, words)
 
 
 def usage(spec: Spec, tr: Translator) -> str:

@@ -107,6 +107,7 @@ class Host:
         pictures = pictures if pictures is not None else Pictures(0, draw)
         self.core = Core(store, ai, self.games, self.languages, pictures, clock, turn_seconds, lobby_seconds)
         self.words = self.core.game_words
+        self.vocabulary = command_table.vocabulary(self.games.values())  # every command word, the games' too
         self.autoplay = Autoplay(self.core, self._deliver, lease_seconds, platforms=self._outboxes.keys)
         self.core.changed = self.autoplay.changed
         # What each commit owes its channel, sent at least once (the platforms that publish through it).
@@ -185,17 +186,17 @@ class Host:
     def knows(self, word: str) -> bool:
         """Whether `word` is a command word of the host or of any game."""
         word = clean.text(word).lower()
-        word = command_table.COMMAND_WORDS.get(word, word)
+        word = self.vocabulary.commands.get(word, word)
         return command_table.known(word, self.words) or any(_its_word(g, word) for g in self.games.values())
 
     def command_name(self, word: str) -> str | None:
         """The command `word` names as the table spells it (认输 -> resign), None if none."""
         word = clean.text(word).lower()
-        return command_table.COMMAND_WORDS.get(word, word) if self.knows(word) else None
+        return self.vocabulary.commands.get(word, word) if self.knows(word) else None
 
     def parse(self, text: str) -> Command | ParseError | None:
         """How the host reads `text` (None: not a command)."""
-        return command_table.parse(clean.text(text), self.words, self.bot_name)
+        return command_table.parse(clean.text(text), self.words, self.bot_name, self.vocabulary.commands)
 
     async def has_game(self, channel: str) -> bool:
         """Whether `channel` has a table open or a game going on."""

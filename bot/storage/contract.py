@@ -62,6 +62,7 @@ from bot.session import (
     Session,
     SessionStatus,
 )
+from bot.storage.puzzle_contract import PuzzleStore
 from bot.tournament.model import Tournament
 from engines.base import Outcome
 
@@ -221,7 +222,7 @@ class Events(ABC):
         """The events `entrant` entered, newest first."""
 
 
-class Storage(Ratings, Events):
+class Storage(Ratings, Events, PuzzleStore):
     #: True when other processes may share the database (they do not tell this one of
     #: their commits, so background work is looked for every `lease / 3` seconds).
     shared: bool = False

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.storage.puzzle_contract import puzzle_schema
+
 
 @dataclass(frozen=True)
 class Migration:
@@ -458,6 +460,8 @@ MIGRATIONS: list[Migration] = [
     ),
     Migration("tournaments: events, their entrants and their games", *_events()),
     Migration("the web site: games, players and places by unguessable ids; finished games newest first", WEB, WEB),
+    Migration("puzzles: each person's attempts (one open per channel), the ratings of players and puzzles",
+              *puzzle_schema()),
 ]
 
 

@@ -60,6 +60,7 @@ from bot.storage.pgdriver import (
 )
 from bot.storage.pgsave import NOTICE, NOW, one_statement
 from bot.storage.published import SQLPublished
+from bot.storage.puzzled import SQLPuzzles
 from bot.storage.rated import Tx, rate_finished
 
 ACTIVE = "status IN ('lobby', 'playing')"
@@ -69,7 +70,7 @@ SEATS = ("(SELECT json_agg(json_build_array(seat, user_id, name, handle, ai_leve
          " FROM seats WHERE session_id=s.id) AS seat_rows")  # fmt: skip
 
 
-class PostgresStorage(SQLPublished, SQLEvents):
+class PostgresStorage(SQLPuzzles, SQLPublished, SQLEvents):
     shared = True
     _now, _skip_locked, _chunks = NOW, " FOR UPDATE SKIP LOCKED", 8
 

@@ -35,6 +35,7 @@ from bot.storage.events import SQLEvents
 from bot.storage.grouped import NOTICE, NOW, SEATS, GroupCommit, notice_row, roll_back, rows_of, seat_rows, write
 from bot.storage.migrations import MIGRATIONS, newer, statements
 from bot.storage.published import SQLPublished
+from bot.storage.puzzled import SQLPuzzles
 from bot.storage.rated import Tx, rate_finished
 
 P = ParamSpec("P")
@@ -106,7 +107,7 @@ async def _into_wal(db: aiosqlite.Connection, seconds: float) -> aiosqlite.Curso
             await asyncio.sleep(0.02)
 
 
-class SQLiteStorage(SQLPublished, SQLEvents):
+class SQLiteStorage(SQLPuzzles, SQLPublished, SQLEvents):
     _now = NOW
 
     def __init__(self, db: aiosqlite.Connection) -> None:

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
+import engines
 from bot.ai import AIRunner
-from bot.command_table import ACTION_WORDS, COMMAND_WORDS, GAME_ACTIONS, HOST_COMMANDS, WORDS, parse
+from bot.command_table import ACTION_WORDS, GAME_ACTIONS, HOST_COMMANDS, parse, vocabulary
 from bot.config import load
 from bot.host import Host
 from bot.model import EVERYONE, Event, NotSecret, Private, Reply, User
@@ -21,6 +22,7 @@ from render.base import RenderContext
 from tests.conftest import ALICE, BOB, CAROL, Clock, Table, person
 
 GAMES = {"nim": "nim", "拈": "nim", "gomoku": "gomoku", "五子棋": "gomoku"}
+VOCABULARY = vocabulary(engines.all_games().values())  # the host's words and the games'
 MOD = person("mona", moderator=True)
 
 
@@ -123,15 +125,15 @@ def test_chinese_command_words_are_read_as_the_commands() -> None:
     assert parse("/五子棋 开局 19", GAMES) == Command("start", "gomoku", ("19",), (), "五子棋")
     assert parse("/五子棋 开始", GAMES).name == "start"  # type: ignore[union-attr]  # after a game: an action
     assert parse("/开始", GAMES).name == "go"  # type: ignore[union-attr]  # alone: /go
-    assert parse("/过", GAMES).name == "pass"  # type: ignore[union-attr]
+    assert parse("/过", GAMES, words=VOCABULARY.commands).name == "pass"  # type: ignore[union-attr]
     assert isinstance(parse("/认输吧", GAMES), ParseError)
 
 
 def test_every_command_has_a_chinese_name_of_its_own() -> None:
-    names = [words[0] for words in WORDS["zh"].values()]
+    names = [words[0] for words in VOCABULARY.words["zh"].values()]
     assert len(names) == len(set(names))
     assert set(ACTION_WORDS.values()) == set(GAME_ACTIONS)
-    assert set(HOST_COMMANDS) <= set(COMMAND_WORDS.values())
+    assert set(HOST_COMMANDS) <= set(VOCABULARY.commands.values())
 
 
 async def test_chinese_words_play_a_game(table: Table) -> None:

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.autoplay import backoff
 from bot.storage import StorageUnavailable
+from bot.supervised import backoff
 from tests.bot.test_storage import fast_lock_timeout, held_write_lock
 from tests.conftest import ALICE, BOB, Clock, Table, close_table, open_table, until
 

@@ -195,7 +195,7 @@ class DiscordBot:
                 await self._task
 
     async def _setup_hook(self) -> None:
-        await self.tree.set_translator(CatalogTranslator(self.host.tr.language))
+        await self.tree.set_translator(CatalogTranslator(self.host.tr.language, self.host.vocabulary.name_in))
         try:
             if self.guilds:
                 for guild_id in self.guilds:

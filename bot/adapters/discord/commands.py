@@ -229,8 +229,9 @@ class CatalogTranslator(app_commands.Translator):
     """The tree's names, descriptions and choices in each of Discord's locales that one of the
     catalogs speaks (`language_of`); None, Discord's default, for the host's own language."""
 
-    def __init__(self, default: str) -> None:
+    def __init__(self, default: str, name_in: Callable[[str, str], str | None] = command_table.name_in) -> None:
         self.default = default
+        self.name_in = name_in  # a command's name in a language (the host's `Vocabulary` knows the games' words)
 
     async def translate(self, string: locale_str, locale: discord.Locale,
                         context: app_commands.TranslationContextTypes) -> str | None:  # fmt: skip
@@ -241,7 +242,7 @@ class CatalogTranslator(app_commands.Translator):
         if "msg" in extras:
             return translator(language)(extras["msg"])[:100]
         if "command" in extras:
-            return command_table.name_in(language, extras["command"])
+            return self.name_in(language, extras["command"])
         if "game" in extras:
             return title_word(extras["game"], language)
         return None
