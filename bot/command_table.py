@@ -27,6 +27,7 @@ from bot.puzzles import command as puzzles
 from bot.session import SessionStatus
 from bot.tournament import commands as events
 from bot.tournament.model import FORMATS
+from bot.web import chat
 from engines.base import Game
 
 Handler = Callable[[Core, Request], Awaitable[list[Reply]]]
@@ -112,6 +113,7 @@ HOST_COMMANDS: dict[str, Spec] = {spec.name: spec for spec in (
     Spec("unlink", links.unlink),
     Spec("hints", info.hints, (Arg("state", "choice", required=True, choices=("on", "off")),), moderator=True),
     Spec("lang", info.lang, (Arg("language", "choice", required=True, choices=LANGUAGES),), moderator=True),
+    Spec("web", chat.web, (Arg("state", "choice", required=True, choices=("on", "off")),), moderator=True),
     Spec("help", _help),
 )}  # fmt: skip
 
@@ -131,6 +133,7 @@ WORDS: Words = {
         "help": ("帮助",), "watch": ("观战", "观看"), "link": ("绑定", "关联"), "unlink": ("解绑", "解除绑定"),
         "puzzle": ("谜题", "残局", "做题"), "answer": ("解", "答"),
         "tournament": ("锦标赛", "比赛"), "withdraw": ("退赛",), "standings": ("积分榜", "排名"),
+        "web": ("网站", "网页"),
     },
 }  # fmt: skip
 

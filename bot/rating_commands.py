@@ -21,6 +21,7 @@ from bot.i18n import Translator, t
 from bot.lobby import mentioned
 from bot.model import EVERYONE, Button, Reply
 from bot.rating_store import Standing
+from bot.web import chat
 from engines.base import Refusal, read_number
 from render import standings as pictures
 
@@ -103,6 +104,9 @@ async def leaderboard(core: Core, r: Request) -> list[Reply]:
         if 1 <= target <= pages:
             command = f"leaderboard {game} {scope} {target}"
             buttons.append(Button(tr(t(label)), BUTTON_PREFIX + command, "/" + command))
+    more = await chat.leaderboard_line(core, game, place, page, tr)
+    if more:
+        lines[0] += "\n" + more
     return [await _drawn(core, pictures.leaderboard, view, lines, "leaderboard.png", tuple(buttons))]
 
 
@@ -137,6 +141,9 @@ async def stats(core: Core, r: Request) -> list[Reply]:
             lines.append("  " + " · ".join(second))
         if recent:
             lines.append("  " + tr(t("ratings.recent", letters=" ".join(letter for _, letter in recent))))
+    page = await chat.player_line(core, identity, tr)
+    if page:
+        lines[0] += "\n" + page
     view = {"title": name, "subtitle": subtitle, "games": cards, "empty": ""}
     return [await _drawn(core, pictures.card, view, lines, "stats.png", ())]
 

@@ -6,6 +6,7 @@ is hidden any more; an unfinished game is never shown at all, `bot.web.access`).
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -18,6 +19,7 @@ from engines.base import Game
 from render.base import RenderContext
 
 CACHE_BYTES = 64 * 2**20  # pictures kept, at most
+DRAWING = 2  # pictures the site draws at once, at most (the chat's pictures share the workers)
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,7 @@ class Pictures:
 
     def __init__(self, core: Core, most: int = CACHE_BYTES) -> None:
         self.core, self.most, self.size = core, most, 0
+        self._drawing = asyncio.Semaphore(DRAWING)
         self._kept: OrderedDict[tuple[int, str, int], bytes] = OrderedDict()
 
     async def picture(self, session: Session, ply: int, tr: Translator) -> bytes | None:
@@ -77,7 +80,8 @@ class Pictures:
             return None
         state = game.from_json(moves[ply].state_before if ply < len(moves) else session.state)
         ctx = context(game, session, state, ply == len(moves), tr)
-        image = await self.core.pictures.draw(game.name, game.view(state, None), ctx)
+        async with self._drawing:
+            image = await self.core.pictures.draw(game.name, game.view(state, None), ctx)
         self._kept[key] = image
         self.size += len(image)
         while self.size > self.most and self._kept:

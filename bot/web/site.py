@@ -128,10 +128,13 @@ class Site:
 
     async def _picture(self, request: web.Request) -> web.StreamResponse:
         language, ply = request.match_info["lang"], int(request.match_info["ply"])
-        session = await access.shown_game(self.core.store, request.match_info["token"])
         image = None
-        if session is not None and language in LANGUAGES:
-            image = await self.pictures.picture(session, ply, translator(language))
+        try:
+            session = await access.shown_game(self.core.store, request.match_info["token"])
+            if session is not None and language in LANGUAGES:
+                image = await self.pictures.picture(session, ply, translator(language))
+        except StorageUnavailable:
+            raise web.HTTPServiceUnavailable(text="unavailable\n") from None
         if image is None:
             raise web.HTTPNotFound(text="not found\n")
         return web.Response(body=image, content_type="image/png",

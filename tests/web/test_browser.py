@@ -164,6 +164,7 @@ async def test_a_phone_reads_chinese_replays_and_players(browser: Any, url: str,
     assert 300 <= width <= 390
     assert await replay.evaluate("document.documentElement.scrollWidth") <= 390
     hands = await replay.inner_text("#hands")
+    await shot(replay, "phone-replay-ddz-end-zh")
     await replay.tap("#first")
     await board_at(replay, 0, count, "第 {ply} 步，共 {count} 步")
     assert await replay.inner_text("#hands") != hands  # the hands as dealt, not as they ended

@@ -157,3 +157,11 @@ async def test_get_only_bounded_and_with_headers(client: TestClient) -> None:
     assert (await client.get("/static/../site.py")).status in (403, 404)
     assert (await client.get("/metrics")).status == 404
     assert "Page 1" not in await page(client, "/?page=100000")  # past the last: an empty list, not an error
+
+
+async def test_a_store_that_cannot_answer_is_a_503(client: TestClient, played: Played) -> None:
+    token = await token_of(played, CONSOLE, 0)
+    await played.store.close()
+    assert "The game storage is unavailable" in await page(client, "/", 503)
+    await page(client, f"/game/{token}", 503)
+    await page(client, f"/game/{token}/en/0.png", 503)
