@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Literal
 
 from bot import info, links, lobby, offers, play, rating_commands, watch
 from bot.core import Core, Request
@@ -31,6 +32,7 @@ from bot.web import chat
 from engines.base import Game
 
 Handler = Callable[[Core, Request], Awaitable[list[Reply]]]
+ArgKind = Literal["text", "move", "number", "user", "game", "choice"]
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,7 @@ class Arg:
     "number" (0..`high`), "user", "game" (a game's name) or "choice" (one of `choices`)."""
 
     name: str
-    kind: str = "text"
+    kind: ArgKind = "text"
     required: bool = False
     choices: tuple[str, ...] = ()
     high: int = 0

@@ -178,7 +178,7 @@ def bot_to_move(game: Game, session: Session) -> bool:
 def game_words(games: dict[str, Game]) -> dict[str, str]:
     """The words that name each game: its name, its aliases, and its title in each language
     when that is one word (五子棋, 斗地主): `/五子棋 人机` works like `/gomoku solo`."""
-    words = {}
+    words: dict[str, str] = {}
     for name, game in games.items():
         titles = (title_word(game, language) for language in LANGUAGES)
         for word in (name, *game.aliases, *(w for w in titles if w)):

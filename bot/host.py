@@ -36,7 +36,7 @@ from bot.replies import board, lobby
 from bot.session import ChannelBusy, Conflict, Outgoing, Session, SessionStatus
 from bot.storage import Storage, StorageUnavailable
 from bot.tournament.runner import OpenPlace, Tournaments
-from engines.base import JSON, Msg, OpenRefusal, Refusal
+from engines.base import JSON, Game, Msg, OpenRefusal, Refusal
 from render import draw as draw_picture
 from render.base import RenderContext
 
@@ -400,7 +400,7 @@ async def _respond(respond: Respond | None, replies: list[Reply]) -> list[Reply]
     return replies
 
 
-def _plays(game: engines.Game, state: Any, seat: int, tr: Translator | None) -> list[Play]:
+def _plays(game: Game[Any, Any], state: Any, seat: int, tr: Translator | None) -> list[Play]:
     """`seat`'s legal moves in `state`, named by `tr` (None: as typed)."""
     moves = [(game.move_text(state, m), game.move_name(state, m)) for m in game.legal_moves(state, seat)]
     return [Play(text, tr(name) if tr is not None else text) for text, name in moves]
@@ -412,7 +412,7 @@ def _host_words(message: Msg) -> bool:
     return message.key.startswith(HOST_WORDS) and all(_host_words(v) for v in inner if isinstance(v, Msg))
 
 
-def _its_word(game: engines.Game, word: str) -> bool:
+def _its_word(game: Game[Any, Any], word: str) -> bool:
     """Whether `word` is one of `game`'s own words: a move word (`take`) or a query (`moves`)."""
     return word in game.move_words or word in game.queries
 

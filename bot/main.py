@@ -110,7 +110,7 @@ async def serve(console: Console | None) -> None:
     loop = asyncio.get_running_loop()
     stopped = asyncio.Event()
     loop.add_signal_handler(signal.SIGTERM, stopped.set)
-    tasks = {asyncio.ensure_future(stopped.wait())}
+    tasks: set[asyncio.Future[Any]] = {asyncio.ensure_future(stopped.wait())}
     if console is not None:
         tasks.add(asyncio.ensure_future(console.run()))
     try:

@@ -117,7 +117,7 @@ async def refresh(store: Any) -> None:
     only when the store keeps one (`outbox_backlog()`)."""
     counts = await store.active_counts()  # one COUNT query, no session read
     for gauge, status in ((ACTIVE_GAMES, SessionStatus.PLAYING), (OPEN_TABLES, SessionStatus.LOBBY)):
-        for sample in gauge.collect()[0].samples:  # a game nobody plays now reads 0, not its last value
+        for sample in next(iter(gauge.collect())).samples:  # a game nobody plays now reads 0, not its last value
             gauge.labels(sample.labels["game"]).set(0)
         for (s, game), n in counts.items():
             if s == status:

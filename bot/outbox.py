@@ -41,6 +41,7 @@ from dataclasses import fields
 from datetime import timedelta
 from typing import Any
 
+from bot.core import Owed
 from bot.model import EVERYONE, Button, Everyone, Reply
 from bot.session import Notice, Outgoing
 from bot.storage import Storage
@@ -89,7 +90,7 @@ def public(reply: Reply) -> bool:
     return isinstance(reply.audience, Everyone)
 
 
-class Outbox:
+class Outbox(Owed):
     def __init__(self, store: Storage, clock: Callable[[], float], owner: str, lease: float, regenerate: Regenerate,
                  lock: Lock) -> None:  # fmt: skip
         self.store = store

@@ -14,7 +14,7 @@ from bot import metrics, rating_model, replies
 from bot.core import Core, Request, title, vs
 from bot.i18n import Translator, t
 from bot.model import Reply
-from bot.session import Change, MoveRow, Result, Session, SessionStatus
+from bot.session import Change, MoveRow, Result, ResultKind, Session, SessionStatus
 from engines.base import Msg, Outcome, Refusal
 
 
@@ -80,7 +80,7 @@ def finish(session: Session, outcome: Outcome, change: Change, roles: tuple[str,
     session.status, session.deadline, session.offer, session.outcome = SessionStatus.FINISHED, None, None, outcome
     results = []
     for seat in session.seats:
-        result = "draw" if outcome.draw else "win" if outcome.ranks[seat.seat] == 1 else "loss"
+        result: ResultKind = "draw" if outcome.draw else "win" if outcome.ranks[seat.seat] == 1 else "loss"
         score = outcome.scores[seat.seat] if outcome.scores else None
         player = seat.user_id or rating_model.AI + (seat.ai_level or "")
         results.append(Result(seat.seat, player, seat.name, outcome.ranks[seat.seat], result, score,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TypeVar
 
 from bot import rating_store
 from bot.core import Core, Request, points, title
@@ -24,8 +24,10 @@ from bot.rating_store import Standing
 from bot.web import chat
 from engines.base import Refusal, read_number
 from render import standings as pictures
+from render.standings import CardView, GameCard, LeaderboardRow, LeaderboardView
 
 log = logging.getLogger(__name__)
+View = TypeVar("View", LeaderboardView, CardView)
 
 PAGE = 10
 HERE, GLOBAL = "here", "global"
@@ -88,12 +90,12 @@ async def leaderboard(core: Core, r: Request) -> list[Reply]:
         footer += " · " + tr(t("ratings.your_place", rank=mine))
     if game in await rating_store.updating(core.store):
         footer += " · " + tr(t("ratings.updating"))
-    rows = [{"rank": i, "name": _name(s, tr), "rating": f"{s.rating:.1f}", "games": s.games,
-             "win": f"{s.win_rate:.0%}", "streak": _streak(s), "ai": s.is_ai, "me": s.player == me}
+    rows = [LeaderboardRow(rank=i, name=_name(s, tr), rating=f"{s.rating:.1f}", games=s.games,
+                           win=f"{s.win_rate:.0%}", streak=_streak(s), ai=s.is_ai, me=s.player == me)
             for i, s in enumerate(shown, (page - 1) * PAGE + 1)]  # fmt: skip
     headings = {k: tr(t(f"ratings.heading_{k}")) for k in ("name", "rating", "games", "win", "streak")}
-    view = {"title": head, "subtitle": where, "headings": headings, "rows": rows, "footer": footer,
-            "empty": tr(t("ratings.leaderboard_empty"))}  # fmt: skip
+    view = LeaderboardView(title=head, subtitle=where, headings=headings, rows=rows, footer=footer,
+                           empty=tr(t("ratings.leaderboard_empty")))  # fmt: skip
     lines = [f"{head} · {where}"]
     lines += [tr(t("ratings.leaderboard_line", rank=row["rank"], name=("🤖 " if row["ai"] else "") + row["name"],
                    rating=row["rating"], count=row["games"], win=row["win"], streak=row["streak"]))
@@ -122,7 +124,8 @@ async def stats(core: Core, r: Request) -> list[Reply]:
     accounts = len(await rating_store.accounts_of(core.store, identity))
     stale = [tr(t("ratings.updating"))] if {game for game, _ in found} & await rating_store.updating(core.store) else []
     subtitle = " · ".join([tr(t("ratings.linked_accounts", count=accounts))] * (accounts > 1) + stale)
-    cards, lines = [], [tr(t("host.stats_header", name=name)), *stale]
+    cards: list[GameCard] = []
+    lines = [tr(t("host.stats_header", name=name)), *stale]
     for game, s in found:
         history = s.history
         change = history[-1] - (history[-2] if len(history) > 1 else 0.0) if history else 0.0
@@ -133,8 +136,8 @@ async def stats(core: Core, r: Request) -> list[Reply]:
         if s.aided:
             second.append(tr(t("ratings.unrated_aided", count=s.aided)))
         recent = [(result, tr(t(f"ratings.letter_{result}"))) for result in s.recent]
-        cards.append({"title": tr(title(core.games[game])), "rating": f"{s.rating:.1f}", "change": f"{change:+.1f}",
-                      "history": history, "lines": [record, " · ".join(second)], "recent": recent})  # fmt: skip
+        cards.append(GameCard(title=tr(title(core.games[game])), rating=f"{s.rating:.1f}", change=f"{change:+.1f}",
+                              history=history, lines=[record, " · ".join(second)], recent=recent))  # fmt: skip
         lines.append(tr(t("ratings.stats_line", game=title(core.games[game]), rating=f"{s.rating:.1f}",
                           change=f"{change:+.1f}", record=record)))  # fmt: skip
         if second:
@@ -144,7 +147,7 @@ async def stats(core: Core, r: Request) -> list[Reply]:
     page = await chat.player_line(core, identity, tr)
     if page:
         lines[0] += "\n" + page
-    view = {"title": name, "subtitle": subtitle, "games": cards, "empty": ""}
+    view = CardView(title=name, subtitle=subtitle, games=cards, empty="")
     return [await _drawn(core, pictures.card, view, lines, "stats.png", ())]
 
 
@@ -155,7 +158,7 @@ async def _known_as(core: Core, user_id: str, handle: str | None) -> str:
     return await core.store.user_by_handle(handle) or user_id
 
 
-async def _drawn(core: Core, draw: Callable[[dict[str, Any]], bytes], view: dict[str, Any], lines: list[str],
+async def _drawn(core: Core, draw: Callable[[View], bytes], view: View, lines: list[str],
                  image_name: str, buttons: tuple[Button, ...]) -> Reply:  # fmt: skip
     """The picture captioned with the first line (the header), the rest as text for the console;
     if the picture cannot be drawn, all the lines are the message."""

@@ -7,7 +7,7 @@ least 11-12 px: names are fitted with an ellipsis, numbers never are.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from PIL import Image, ImageDraw
 
@@ -22,6 +22,42 @@ ROW = 58
 NAME_SIZE, NUMBER_SIZE, HEAD_SIZE, TITLE_SIZE = 27, 26, 19, 34
 
 
+class LeaderboardRow(TypedDict):
+    rank: int
+    name: str
+    rating: str
+    games: int
+    win: str  # the win rate, as shown
+    streak: str  # "+3", "-1", "0"
+    ai: bool
+    me: bool  # the reader
+
+
+class LeaderboardView(TypedDict):
+    title: str
+    subtitle: str
+    headings: dict[str, str]  # column -> its heading
+    rows: list[LeaderboardRow]
+    footer: str
+    empty: str  # what an empty board says
+
+
+class GameCard(TypedDict):
+    title: str
+    rating: str
+    change: str  # since the game before, as shown ("+1.2")
+    history: list[float]  # the rating after each of the last rated games
+    lines: list[str]
+    recent: list[tuple[str, str]]  # (win/loss/draw, its letter in the reader's language)
+
+
+class CardView(TypedDict):
+    title: str
+    subtitle: str
+    games: list[GameCard]
+    empty: str
+
+
 def _header(image: Image.Image, title: str, subtitle: str) -> int:
     draw_text(image, (24, 52), fit(title, TITLE_SIZE, WIDTH - 48, bold=True), TITLE_SIZE, fill=INK, bold=True)
     if subtitle:
@@ -34,7 +70,7 @@ def _header(image: Image.Image, title: str, subtitle: str) -> int:
 COLUMNS = (("rating", 452), ("games", 534), ("win", 624), ("streak", 704))
 
 
-def leaderboard(view: dict[str, Any]) -> bytes:
+def leaderboard(view: LeaderboardView) -> bytes:
     """`view`: title, subtitle, headings {rating, games, win, streak}, rows [{rank, name, rating,
     games, win, streak, ai, me}], footer (the page), empty (said when there are no rows)."""
     rows = view["rows"]
@@ -84,7 +120,7 @@ CARD = 250
 PLOT = (430, 0, WIDTH - 28, 112)  # the rating plot inside a card: left, top, right, bottom
 
 
-def card(view: dict[str, Any]) -> bytes:
+def card(view: CardView) -> bytes:
     """`view`: title (the player), subtitle, games [{title, rating, change, history, lines,
     recent, ai}], empty (said when there are none)."""
     games = view["games"]

@@ -44,9 +44,9 @@ from __future__ import annotations
 import contextlib
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
 from bot.rating_model import Skill
 from bot.session import (
@@ -69,6 +69,12 @@ from engines.base import Outcome
 __all__ = ["PLACE", "ChannelBusy", "Conflict", "Redeemed", "Storage", "StorageUnavailable", "Throttle"]
 
 PLACE = "place"  # channel setting: the Discord server or Telegram group a channel belongs to
+
+
+class Row(Protocol):
+    """A result row read by column name (sqlite3.Row, asyncpg.Record, a dict)."""
+
+    def __getitem__(self, key: str, /) -> Any: ...
 
 
 class StorageUnavailable(Exception):
@@ -399,7 +405,7 @@ def aided_of(text: str | None) -> dict[int, Aid]:
     return {int(seat): Aid(aid) for seat, aid in (load(text) or {}).items()}
 
 
-def session_of(row: Mapping[str, Any], seat_rows: list[list[Any]]) -> Session:
+def session_of(row: Row, seat_rows: list[list[Any]]) -> Session:
     """A session from its row and its seats' rows ([seat, user_id, name, handle, ai_level, away, accepted])."""
     seats = [Seat(n, user, name, handle, level, bool(away), bool(accepted))
              for n, user, name, handle, level, away, accepted in sorted(seat_rows)]  # fmt: skip
@@ -415,5 +421,5 @@ def session_of(row: Mapping[str, Any], seat_rows: list[list[Any]]) -> Session:
     return session
 
 
-def move_of(row: Mapping[str, Any]) -> MoveRow:
+def move_of(row: Row) -> MoveRow:
     return MoveRow(row["ply"], row["seat"], row["move"], bool(row["by_ai"]), json.loads(row["state_before"]), row["at"])

@@ -96,7 +96,8 @@ def write_all(conn: sqlite3.Connection, batch: Sequence[Rows]) -> list[Outcome]:
     (its BEGIN, its save, its COMMIT), and a BEGIN that fails, are raised."""
     conn.execute("BEGIN IMMEDIATE")  # failing here, no save was tried: each would fail the same way
     try:
-        outcomes = [write(conn, batch[0])] if len(batch) == 1 else [_on_savepoint(conn, rows) for rows in batch]
+        outcomes: list[bool | Exception] = (
+            [write(conn, batch[0])] if len(batch) == 1 else [_on_savepoint(conn, rows) for rows in batch])
         conn.execute("COMMIT")
         return outcomes
     except Exception:

@@ -68,11 +68,11 @@ class SQLPuzzles(PuzzleStore):
             if not rows:
                 raise Conflict(attempt.channel)
             if attempt.status != OPEN and attempt.rated and not attempt.aided:
-                moved = await self._rate(tx, attempt)
+                moved = await self._rate_attempt(tx, attempt)
         attempt.version = rows[0]["version"]
         return moved
 
-    async def _rate(self, tx: Tx, attempt: Attempt) -> dict[str, tuple[Skill, Skill]]:
+    async def _rate_attempt(self, tx: Tx, attempt: Attempt) -> dict[str, tuple[Skill, Skill]]:
         solved = attempt.status == "solved"
         players = await tx.rows("SELECT mu, sigma, solved, tried FROM puzzle_players WHERE user_id=?", attempt.user_id)
         puzzles = await tx.rows("SELECT mu, sigma, solved, tried FROM puzzle_ratings WHERE puzzle=?", attempt.puzzle)

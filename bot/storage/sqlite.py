@@ -23,7 +23,7 @@ import contextlib
 import functools
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from dataclasses import replace
 from typing import Any, ParamSpec, TypeVar
 
@@ -44,7 +44,7 @@ ACTIVE = "status IN ('lobby', 'playing')"
 FREE = f"(lease_owner IS NULL OR lease_owner=:owner OR lease_until < {NOW})"
 
 
-def _guarded(method: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+def _guarded(method: Callable[P, Coroutine[Any, Any, R]]) -> Callable[P, Coroutine[Any, Any, R]]:
     """SQLite's errors out of `method` become `StorageUnavailable` (as do those of a closed store)."""
 
     @functools.wraps(method)
@@ -156,11 +156,15 @@ class SQLiteStorage(SQLPuzzles, SQLPublished, SQLEvents):
         await self.db.close()
 
     async def _version(self) -> int:
-        return (await (await self.db.execute("PRAGMA user_version")).fetchone())[0]
+        row = await (await self.db.execute("PRAGMA user_version")).fetchone()
+        assert row is not None  # a pragma always answers
+        return int(row[0])
 
     async def _check(self, path: str) -> None:
         """Refuse a file that fails SQLite's quick integrity check, or that a newer version wrote."""
-        (verdict,) = await (await self.db.execute("PRAGMA quick_check(1)")).fetchone()
+        row = await (await self.db.execute("PRAGMA quick_check(1)")).fetchone()
+        assert row is not None  # a pragma always answers
+        (verdict,) = row
         if verdict != "ok":
             raise StorageUnavailable(f"{path} is damaged (SQLite's quick check: {' '.join(verdict.split())})")
         if (version := await self._version()) > len(MIGRATIONS):

@@ -132,7 +132,8 @@ class DiscordBot:
         if shard_count is not None or shard_ids:
             # 0 shards: as many as Discord recommends (GET /gateway/bot).
             ids = list(shard_ids) if shard_ids else None
-            self.client = discord.AutoShardedClient(shard_count=shard_count or None, shard_ids=ids, **options)
+            # discord.py reads shard_ids=None as every shard; its annotation says a list
+            self.client = discord.AutoShardedClient(shard_count=shard_count or None, shard_ids=ids, **options)  # type: ignore[arg-type]
         else:
             self.client = discord.Client(**options)
         self.tree = app_commands.CommandTree(self.client)

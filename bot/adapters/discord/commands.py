@@ -59,8 +59,11 @@ def game_options(game: Game) -> list[Option]:
         def named(value: Any, name: str = o.name) -> str:
             return f"{name}={value}"
 
+        def flag(value: Any, name: str = o.name) -> str:
+            return f"{name}={'on' if value else 'off'}"
+
         if o.flag:
-            found.append(Option(o.name, bool, about, words=lambda v, name=o.name: f"{name}={'on' if v else 'off'}"))
+            found.append(Option(o.name, bool, about, words=flag))
         elif o.many:
             found.append(Option(o.name, str, about))  # typed as it is: "3 4 5"
         elif o.choices:
@@ -156,10 +159,10 @@ class Commands:
                 if word not in taken:
                     words.setdefault(word, ([], None))[0].append(title)
         commands = []
-        for word, (titles, prefix) in words.items():
-            key = "commands.move_word" if prefix is not None else "commands.query_word"
+        for word, (titles, move_prefix) in words.items():
+            key = "commands.move_word" if move_prefix is not None else "commands.query_word"
             about = t(key, word=word, games=titles)
-            suggest = self._moves(prefix) if prefix is not None else None
+            suggest = self._moves(move_prefix) if move_prefix is not None else None
             option = Option("args", str, t("commands.word_args", word=word), suggest=suggest)
             commands.append(self._command(word, about, [option], (word,)))
         return commands
@@ -202,7 +205,7 @@ class Commands:
             app_commands.choices(**choices)(callback)
         suggestions = {o.name: o.suggest for o in options if o.suggest is not None}
         if suggestions:
-            app_commands.autocomplete(**suggestions)(callback)
+            app_commands.autocomplete(**suggestions)(callback)  # type: ignore[arg-type]  # the stub wants a method
         return app_commands.Command(name=locale_str(name, command=name), description=self._say(about),
                                     callback=callback, parent=parent)  # fmt: skip
 

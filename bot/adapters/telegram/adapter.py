@@ -42,7 +42,7 @@ from bot.host import Host
 from bot.i18n import LANGUAGES, Translator, t, translator
 from bot.model import TELEGRAM, Event, Public, Reply, User
 from bot.outbox import Undeliverable
-from bot.parser import Command
+from bot.parser import Command, ParseError
 from bot.startup import StartFailed
 from engines.base import Msg
 
@@ -174,7 +174,8 @@ class Telegram:
                 webhook_url=o.webhook_url, secret_token=secret, allowed_updates=ALLOWED_UPDATES,
             )  # fmt: skip
         else:
-            await updater.start_polling(timeout=o.poll_timeout, allowed_updates=ALLOWED_UPDATES,
+            # seconds as a float work (the stub says int)
+            await updater.start_polling(timeout=o.poll_timeout, allowed_updates=ALLOWED_UPDATES,  # type: ignore[arg-type]
                                         error_callback=lambda e: log.warning("polling: %s", e))  # fmt: skip
         if self.watch is not None:  # an idle webhook bot asks Telegram nothing: the watch does
             self.watch.start()
@@ -306,7 +307,7 @@ class Telegram:
             text = word + space + rest
         return text, mentions
 
-    async def _is_moderator(self, message: Message, command: object) -> bool:
+    async def _is_moderator(self, message: Message, command: Command | ParseError | None) -> bool:
         if message.chat.type == ChatType.PRIVATE:
             return True
         if not command_table.needs_moderator(command) or message.from_user is None:

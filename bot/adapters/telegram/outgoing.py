@@ -172,6 +172,7 @@ class Sender:
         """The session's table message: edited in place (editMessageMedia), posted anew when
         there is none yet, it cannot be edited, or someone typed /board. `ids`: as `publish`'s."""
         reply = public.reply
+        assert reply.image is not None  # only a board with its picture comes here (`publish`)
         ids = [] if ids is None else ids
         chat_id, session = origin.chat_id, reply.session or 0
         target = reply.mentions[0] if reply.mentions else None
