@@ -36,20 +36,17 @@ def advance(event: Tournament) -> list[EventGame] | None:
     if event.format == "knockout":
         bracket = pairing.knockout(event.everyone(), played, gone)
         if bracket.champion is not None or not bracket.next.tables:
-            return _finish(event)
+            event.status = EventStatus.FINISHED
+            return None
         r = len(bracket.rounds)
         return _add(event, r, pairing.Pairing(bracket.next.tables))
     if r >= event.rounds or len(event.still_in()) < 2:
-        return _finish(event)
+        event.status = EventStatus.FINISHED
+        return None
     if event.format == "roundrobin":
         schedule = pairing.round_robin(event.everyone())
         return _add(event, r + 1, schedule[r])
     return _add(event, r + 1, pairing.swiss(event.still_in(), played, event.seats))
-
-
-def _finish(event: Tournament) -> None:
-    event.status = EventStatus.FINISHED
-    return None
 
 
 def _add(event: Tournament, r: int, paired: pairing.Pairing) -> list[EventGame]:

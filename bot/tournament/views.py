@@ -65,7 +65,7 @@ def standings_view(core: Core, event: Tournament, tr: Translator, final: bool) -
     view = {"title": head, "subtitle": subtitle, "headings": headings, "rows": rows,
             "footer": tr(t("tournament.tie_breaks"))}  # fmt: skip
     lines = [f"{head} · {subtitle}"]
-    lines += [tr(t("tournament.standings_line", rank=r["rank"], name=("🤖 " if r["ai"] else "") + r["name"],
+    lines += [tr(t("tournament.standings_line", rank=r["rank"], name=("🤖 " if r["ai"] else "") + str(r["name"]),
                    points=r["points"], buchholz=r["buchholz"], sonneborn=r["sonneborn"], wins=r["wins"]))
               + (" " + tr(t("tournament.withdrawn")) if r["out"] else "") for r in rows]  # fmt: skip
     return view, lines
@@ -111,7 +111,7 @@ def podium_view(core: Core, event: Tournament, tr: Translator) -> tuple[dict[str
         shown = tr(t("tournament.points", points=number(s.points)))
         places.append({"name": entry.name if entry else s.id, "points": shown, "ai": bool(entry and entry.bot)})
     head = tr(t("tournament.podium", event=name(core, event)))
-    lines = [head] + [f"{i}. {('🤖 ' if p['ai'] else '') + p['name']} · {p['points']}" for i, p in enumerate(places, 1)]
+    lines = [head] + [f"{i}. {'🤖 ' if p['ai'] else ''}{p['name']} · {p['points']}" for i, p in enumerate(places, 1)]
     return {"title": head, "subtitle": tr(t("tournament.entrants", count=len(event.entries))), "places": places,
             "footer": ""}, lines  # fmt: skip
 
