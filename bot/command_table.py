@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from bot import info, links, lobby, offers, play, rating_commands, watch
+from bot import info, links, lobby, offers, play, rating_commands, review, watch
 from bot.core import Core, Request
 from bot.i18n import LANGUAGES, Translator, catalog, t
 from bot.model import EVERYONE, Reply
@@ -105,6 +105,7 @@ HOST_COMMANDS: dict[str, Spec] = {spec.name: spec for spec in (
     Spec("hand", info.hand, status=PLAYING, seat=True),
     Spec("record", info.record),
     Spec("replay", info.replay_at, (Arg("move", "number", high=100_000),)),
+    Spec("review", review.review, (Arg("back", "number", high=review.MOST),)),
     Spec("rules", info.rules, (GAME,)),
     Spec("games", info.games),
     Spec("stats", rating_commands.stats, (Arg("user", "user"),)),
@@ -130,7 +131,7 @@ WORDS: Words = {
         "decline": ("拒绝", "不同意"), "go": ("开始",), "move": ("走", "下", "落子"), "undo": ("悔棋",),
         "draw": ("求和", "和棋"), "restart": ("重开", "重来"), "resign": ("认输", "投降"), "back": ("回来", "返回"),
         "cancel": ("取消",), "rematch": ("再来一局", "再来"), "board": ("棋盘", "牌桌", "局面"),
-        "hint": ("提示",), "hand": ("手牌",), "record": ("棋谱", "记录"), "replay": ("复盘",),
+        "hint": ("提示",), "hand": ("手牌",), "record": ("棋谱", "记录"), "replay": ("复盘",), "review": ("分析",),
         "games": ("游戏",), "stats": ("战绩",), "hints": ("提示开关",), "lang": ("语言",),
         "help": ("帮助",), "watch": ("观战", "观看"), "link": ("绑定", "关联"), "unlink": ("解绑", "解除绑定"),
         "puzzle": ("谜题", "残局", "做题"), "answer": ("解", "答"),

@@ -59,7 +59,7 @@ class Workers:
         alive = self._alive
         assert alive is not None  # a pool of processes has its pipe
         return ProcessPoolExecutor(self.count, mp_context=self._context, initializer=_exit_with_the_host,
-                                   initargs=(alive,))  # fmt: skip
+                                   initargs=(alive,))
 
     async def run(self, fn: Callable[..., R], *args: Any) -> R:
         """`fn(*args)` in a worker; a pool whose worker died is replaced and asked again once."""

@@ -219,7 +219,7 @@ def _subtitle(view: CheckersView, ctx: RenderContext) -> str:
     if view["finished"]:
         sep = ctx.tr(msg("checkers.places_separator"))
         places = sep.join(ctx.tr(msg("checkers.place", place=i + 1, name=ctx.names[s]))
-                          for i, s in enumerate(view["finished"]))  # fmt: skip
+                          for i, s in enumerate(view["finished"]))
         parts.append(ctx.tr(msg("checkers.finished", places=places)))
     overlay = ctx.overlay or {}
     if overlay.get("piece") is not None:

@@ -80,7 +80,7 @@ def _palette() -> Image.Image:
     samples = []
     for seat, finished in ((0, False), (1, True)):
         view: NimView = {"heaps": [0, 3, 7, 12, 20], "start": [5, 5, 9, 12, 20], "max": 3, "misere": finished,
-                "last": {"heap": 0, "count": 5, "seat": seat}}  # fmt: skip
+                "last": {"heap": 0, "count": 5, "seat": seat}}
         outcome = Outcome((1, 2), msg("nim.normal_end")) if finished else None
         ctx = RenderContext(("Alice", "小明 🐼"), None if finished else 1 - seat, outcome, lambda m: m.key)
         samples.append(_draw(view, ctx))

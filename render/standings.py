@@ -85,7 +85,7 @@ def leaderboard(view: LeaderboardView) -> bytes:
     draw.line((16, y, WIDTH - 16, y), fill=RULE, width=2)
     if not rows:
         draw_text(image, (WIDTH / 2, y + ROW / 2), fit(view["empty"], NAME_SIZE, WIDTH - 48), NAME_SIZE,
-                  fill=SOFT, anchor="mm")  # fmt: skip
+                  fill=SOFT, anchor="mm")
     for i, row in enumerate(rows):
         top = y + i * ROW
         if row.get("me"):
@@ -100,7 +100,7 @@ def leaderboard(view: LeaderboardView) -> bytes:
             draw_text(image, (46, mid), str(rank), NUMBER_SIZE, fill=SOFT, bold=True, anchor="mm")
         name = ("🤖 " if row.get("ai") else "") + row["name"]
         draw_text(image, (84, mid), fit(name, NAME_SIZE, COLUMNS[0][1] - 84 - 96), NAME_SIZE, fill=INK,
-                  bold=rank <= 3, anchor="lm")  # fmt: skip
+                  bold=rank <= 3, anchor="lm")
         draw_text(image, (COLUMNS[0][1], mid), row["rating"], NUMBER_SIZE, fill=INK, bold=True, anchor="rm")
         draw_text(image, (COLUMNS[1][1], mid), str(row["games"]), NUMBER_SIZE, fill=INK, anchor="rm")
         draw_text(image, (COLUMNS[2][1], mid), row["win"], NUMBER_SIZE, fill=INK, anchor="rm")
@@ -111,7 +111,7 @@ def leaderboard(view: LeaderboardView) -> bytes:
     draw.line((16, bottom, WIDTH - 16, bottom), fill=RULE, width=2)
     if view.get("footer"):
         draw_text(image, (WIDTH / 2, bottom + 34), fit(view["footer"], HEAD_SIZE, WIDTH - 48), HEAD_SIZE, fill=SOFT,
-                  anchor="mm")  # fmt: skip
+                  anchor="mm")
     return png(image)
 
 
@@ -130,7 +130,7 @@ def card(view: CardView) -> bytes:
     y = _header(image, view["title"], view.get("subtitle", ""))
     if not games:
         draw_text(image, (WIDTH / 2, y + 60), fit(view["empty"], NAME_SIZE, WIDTH - 48), NAME_SIZE, fill=SOFT,
-                  anchor="mm")  # fmt: skip
+                  anchor="mm")
     for game in games:
         draw.rounded_rectangle((16, y + 8, WIDTH - 16, y + CARD - 8), radius=18, fill="white", outline=RULE, width=2)
         draw_text(image, (36, y + 48), fit(game["title"], 26, PLOT[0] - 60, bold=True), 26, fill=INK, bold=True)

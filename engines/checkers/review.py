@@ -62,12 +62,12 @@ def review(record: Record, work: int | None = None) -> Review:
             better = game.move_text(state, Move(path))
             mistakes.append(Mistake(ply, seat, game.move_text(state, move), better, float(loss), False,
                                     msg("review.checkers_slower", move=game.move_text(state, move), better=better,
-                                        turns=int(loss))))  # fmt: skip
+                                        turns=int(loss))))
     top = max((m.loss for m in mistakes), default=1.0)
     scaled = [Mistake(m.ply, m.seat, m.played, m.better, m.loss / top, m.exact, m.said) for m in mistakes]
     movers = [seat for _, seat, move in steps if move is not None]
     return finish("checkers", tuple((s,) for s in range(seats)), movers, chances, [False] * len(chances), scaled,
-                  lambda m: _board(game, steps[m.ply][0], m), used, record.winners, estimate=True)  # fmt: skip
+                  lambda m: _board(game, steps[m.ply][0], m), used, record.winners, estimate=True)
 
 
 def _after(pos: Position, seat: int, step: Step) -> tuple[int, int]:
@@ -114,6 +114,6 @@ def _chances(turns: list[float], finished: tuple[int, ...]) -> tuple[float, ...]
 
 def _board(game: Checkers, state: State, mistake: Mistake) -> tuple[JSON, JSON]:
     paths = [game.parse_move(state, mistake.seat, text).path if text else None
-             for text in (mistake.played, mistake.better)]  # fmt: skip
+             for text in (mistake.played, mistake.better)]
     played, better = ([B.LABELS[h] for h in path] if path else None for path in paths)
     return game.view(state, None), {"played": played, "better": better}
