@@ -26,6 +26,8 @@ from bot.parser import Command, ParseError
 from bot.parser import parse as parse_words
 from bot.puzzles import command as puzzles
 from bot.session import SessionStatus
+from bot.tournament import commands as events
+from bot.tournament.model import FORMATS
 from bot.web import chat
 from engines.base import Game
 
@@ -74,6 +76,7 @@ GAME_ACTIONS: dict[str, Spec] = {spec.name: spec for spec in (
     Spec("watch", watch.watch, (Arg("level"),)),
     Spec("rules", info.rules),
     Spec("leaderboard", rating_commands.leaderboard, (SCOPE,)),
+    Spec("tournament", events.open_event, (Arg("format", "choice", choices=FORMATS),)),
 )}  # fmt: skip
 
 
@@ -83,17 +86,19 @@ async def _help(core: Core, r: Request) -> list[Reply]:
 
 # Commands about the channel's session or the bot itself, in the order the help lists them.
 HOST_COMMANDS: dict[str, Spec] = {spec.name: spec for spec in (
-    Spec("join", lobby.join, status=LOBBY),
+    Spec("join", events.join, (Arg("bot"),)),
     Spec("accept", lobby.accept),
     Spec("decline", lobby.decline),
-    Spec("go", lobby.go, status=LOBBY, moderator=True),
+    Spec("go", events.go, moderator=True),
     Spec("move", play.move, (Arg("move", "move", required=True),), status=PLAYING, seat=True),
     Spec("undo", offers.undo, status=PLAYING, seat=True),
     Spec("draw", offers.draw, status=PLAYING, seat=True),
     Spec("restart", offers.restart, status=PLAYING, seat=True),
     Spec("resign", play.resign, status=PLAYING, seat=True),
     Spec("back", play.back, status=PLAYING, seat=True),
-    Spec("cancel", lobby.cancel, moderator=True),
+    Spec("cancel", events.cancel, moderator=True),
+    Spec("withdraw", events.withdraw),
+    Spec("standings", events.standings),
     Spec("rematch", lobby.rematch),
     Spec("board", info.board, (Arg("show"),)),
     Spec("hint", info.hint, status=PLAYING, seat=True),
@@ -130,6 +135,7 @@ WORDS: Words = {
         "games": ("游戏",), "stats": ("战绩",), "hints": ("提示开关",), "lang": ("语言",),
         "help": ("帮助",), "watch": ("观战", "观看"), "link": ("绑定", "关联"), "unlink": ("解绑", "解除绑定"),
         "puzzle": ("谜题", "残局", "做题"), "answer": ("解", "答"),
+        "tournament": ("锦标赛", "比赛"), "withdraw": ("退赛",), "standings": ("积分榜", "排名"),
         "web": ("网站", "网页"),
     },
 }  # fmt: skip

@@ -204,6 +204,10 @@ class Events(ABC):
         """The channel's open or running event, with its entries and games."""
 
     @abstractmethod
+    async def event_latest(self, channel: str) -> Tournament | None:
+        """The channel's most recent event, whatever its status."""
+
+    @abstractmethod
     async def event_get(self, event_id: int) -> Tournament | None: ...
 
     @abstractmethod
