@@ -48,6 +48,7 @@ fallback_log = logging.getLogger(f"{__name__}.fallback")
 Deliver = Callable[[str, list[Reply]], Awaitable[None]]
 IDLE_WAIT = 60.0  # seconds the timer loop sleeps when no deadline is near (and it is the only process)
 LEASE = 5.0  # seconds a process holds a piece of work without renewing it
+MOST_LINES = 6  # moves said in one message when bots play several in a row
 
 
 class Autoplay:
@@ -182,7 +183,8 @@ class Autoplay:
                 played += 1
                 next_seat = game.to_move(game.from_json(current.state)) \
                     if current.status == SessionStatus.PLAYING else None  # fmt: skip
-                if next_seat is None or not current.seats[next_seat].played_by_ai or current.watched:
+                lines = lines[-MOST_LINES:]  # bots playing each other at once: the last moves are said
+                if next_seat is None or not current.seats[next_seat].played_by_ai or current.deadline is not None:
                     await self.deliver(current.channel, await self._after_move(current, lines))
                     lines = []
         if lines and session is not None:

@@ -64,6 +64,8 @@ class Core:
     owed: Owed = field(default_factory=lambda: Owed())  # what commits owe their channel: the host's outbox
     # Told that accounts were linked or unlinked: the ratings they change are rated again in the background.
     rerate: Callable[[], None] = lambda: None
+    # Told that a tournament changed (it began, someone withdrew): the runner looks at it now.
+    events_changed: Callable[[], None] = lambda: None
     web_url: str | None = None  # the web site's public URL: chat messages link to its pages (`bot.web.chat`)
     locks: defaultdict[str, asyncio.Lock] = field(default_factory=lambda: defaultdict(asyncio.Lock))
     game_words: dict[str, str] = field(init=False)  # every word that names a game -> the game's name

@@ -35,6 +35,7 @@ from bot.pictures import Pictures
 from bot.replies import board, lobby
 from bot.session import ChannelBusy, Conflict, Outgoing, Session, SessionStatus
 from bot.storage import Storage, StorageUnavailable
+from bot.tournament.runner import OpenPlace, Tournaments
 from engines.base import JSON, Game, Msg, OpenRefusal, Refusal
 from render import draw as draw_picture
 from render.base import RenderContext
@@ -115,6 +116,10 @@ class Host:
         # Re-rating after links change, in small steps in the background.
         self.rerater = rating_store.Rerater(store, self.autoplay.owner, lease_seconds, self.autoplay.poll)
         self.core.rerate = self.rerater.wake
+        self.tournaments = Tournaments(self.core, self._deliver, self.autoplay.owner, lease_seconds,
+                                       self.autoplay.poll, self._outboxes.keys)  # fmt: skip
+        self.core.events_changed = self.tournaments.wake
+        self.core.changed = self._changed
 
     @property
     def ai(self) -> AIRunner:
@@ -130,13 +135,21 @@ class Host:
         """Where the pictures are drawn (closed by whoever made them, as the AI's workers are)."""
         return self.core.pictures
 
+    def _changed(self, session: Session) -> None:
+        self.autoplay.changed(session)
+        self.tournaments.changed(session)
+
     # --- life cycle ---------------------------------------------------------------
-    def attach(self, platform: str, deliver: Deliver, publish: Publish | None = None) -> None:
+    def attach(self, platform: str, deliver: Deliver, publish: Publish | None = None,
+               open_place: OpenPlace | None = None) -> None:  # fmt: skip
         """Where replies nobody asked for right now (AI moves, timeouts) go, by channel prefix.
         This process takes on timers and bots' turns in the channels of the platforms attached.
         `publish`: how the platform shows a public reply, raising when it refuses it; given, what
-        commits owe that platform's channels goes through the outbox (`bot.outbox`)."""
+        commits owe that platform's channels goes through the outbox (`bot.outbox`). `open_place`:
+        how the platform opens a place of its own for a tournament's game (a thread, a topic)."""
         self._outboxes[platform] = deliver
+        if open_place is not None:
+            self.tournaments.places[platform] = open_place
         if publish is not None:
             self.outbox.publishers[platform] = publish
             self.outbox.wake()
@@ -150,8 +163,10 @@ class Host:
         self.outbox.start()  # first: what a stopped process still owed the channels
         await self.autoplay.start()
         self.rerater.start()  # and any re-rating a stopped process left half done
+        self.tournaments.start()  # and the tournaments running
 
     async def stop(self) -> None:
+        await self.tournaments.stop()
         await self.rerater.stop()
         await self.autoplay.stop()
         await self.outbox.stop()

@@ -180,7 +180,8 @@ def _result_lines(session: Session, outcome: Outcome, tr: Translator) -> list[st
 def _board_buttons(session: Session, tr: Translator, game: Game, state: Any,
                    to_move: int | None) -> tuple[Button, ...]:  # fmt: skip
     if session.status == SessionStatus.FINISHED:
-        return () if session.watched else (button(tr, session, "host.button_rematch", "rematch"),)
+        review = button(tr, session, "review.button", "review")
+        return (review,) if session.watched else (button(tr, session, "host.button_rematch", "rematch"), review)
     if session.status != SessionStatus.PLAYING:
         return ()
     buttons = []

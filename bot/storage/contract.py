@@ -204,6 +204,10 @@ class Events(ABC):
         """The channel's open or running event, with its entries and games."""
 
     @abstractmethod
+    async def event_latest(self, channel: str) -> Tournament | None:
+        """The channel's most recent event, whatever its status."""
+
+    @abstractmethod
     async def event_get(self, event_id: int) -> Tournament | None: ...
 
     @abstractmethod
@@ -348,6 +352,19 @@ class Storage(Ratings, Events, PuzzleStore):
     # --- moves, results, settings ---------------------------------------------------
     @abstractmethod
     async def moves(self, session_id: int) -> list[MoveRow]: ...
+
+    # A finished game's review (`bot.review`): made once, kept as JSON, served again.
+    @abstractmethod
+    async def finished(self, channel: str, limit: int = 100) -> list[int]:
+        """The ids of the channel's finished games, the latest first (at most `limit`)."""
+
+    @abstractmethod
+    async def review(self, session_id: int) -> str | None:
+        """The stored review of a finished game, or None."""
+
+    @abstractmethod
+    async def save_review(self, session_id: int, review: str, at: float) -> None:
+        """Keep a game's review; a review kept already stays as it is."""
 
     @abstractmethod
     async def setting(self, channel: str, key: str) -> str | None: ...

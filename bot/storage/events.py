@@ -56,6 +56,10 @@ class SQLEvents(SQLOutbox):
         found = await self._events("channel=? AND status IN ('open', 'running')", channel)
         return found[0] if found else None
 
+    async def event_latest(self, channel: str) -> Tournament | None:
+        found = await self._events("id=(SELECT MAX(id) FROM events WHERE channel=?)", channel)
+        return found[0] if found else None
+
     async def event_get(self, event_id: int) -> Tournament | None:
         found = await self._events("id=?", event_id)
         return found[0] if found else None
@@ -93,6 +97,9 @@ class SQLEvents(SQLOutbox):
 
 
 async def _write_children(tx: Tx, event: Tournament) -> None:
+    kept = [e.entrant for e in event.entries]  # (one who left before it began is no entrant at all)
+    await tx.run(f"DELETE FROM event_entrants WHERE event_id=? AND entrant NOT IN ({marks(len(kept))})",
+                 event.id, *kept) if kept else await tx.run("DELETE FROM event_entrants WHERE event_id=?", event.id)
     await tx.many(
         "INSERT INTO event_entrants (event_id, entrant, name, handle, ai_level, rating, withdrawn, position)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id, entrant) DO UPDATE SET name=excluded.name,"

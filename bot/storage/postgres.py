@@ -370,6 +370,23 @@ class PostgresStorage(SQLPuzzles, SQLPublished, SQLEvents):
         return [move_of(r) for r in rows]
 
     @guarded
+    async def finished(self, channel: str, limit: int = 100) -> list[int]:
+        rows = await self._rows("SELECT id FROM sessions WHERE channel=$1 AND status='finished' ORDER BY id DESC"
+                                " LIMIT $2", channel, limit)  # fmt: skip
+        return [row["id"] for row in rows]
+
+    @guarded
+    async def review(self, session_id: int) -> str | None:
+        rows = await self._rows("SELECT review FROM reviews WHERE session_id=$1", session_id)
+        return rows[0]["review"] if rows else None
+
+    @guarded
+    async def save_review(self, session_id: int, review: str, at: float) -> None:
+        async with self._conn() as conn:
+            await conn.execute("INSERT INTO reviews (session_id, review, at) VALUES ($1, $2, $3)"
+                               " ON CONFLICT (session_id) DO NOTHING", session_id, review, at)  # fmt: skip
+
+    @guarded
     async def setting(self, channel: str, key: str) -> str | None:
         async with self._conn() as conn:
             return await conn.fetchval("SELECT value FROM channel_settings WHERE channel=$1 AND key=$2", channel, key)

@@ -371,6 +371,23 @@ class SQLiteStorage(SQLPuzzles, SQLPublished, SQLEvents):
         return [move_of(r) for r in rows]
 
     @_guarded
+    async def finished(self, channel: str, limit: int = 100) -> list[int]:
+        rows = await self._rows("SELECT id FROM sessions WHERE channel=? AND status='finished' ORDER BY id DESC"
+                                " LIMIT ?", channel, limit)  # fmt: skip
+        return [row["id"] for row in rows]
+
+    @_guarded
+    async def review(self, session_id: int) -> str | None:
+        rows = await self._rows("SELECT review FROM reviews WHERE session_id=?", session_id)
+        return rows[0]["review"] if rows else None
+
+    @_guarded
+    async def save_review(self, session_id: int, review: str, at: float) -> None:
+        async with self._between():
+            await self.db.execute("INSERT INTO reviews (session_id, review, at) VALUES (?, ?, ?)"
+                                  " ON CONFLICT (session_id) DO NOTHING", (session_id, review, at))  # fmt: skip
+
+    @_guarded
     async def setting(self, channel: str, key: str) -> str | None:
         rows = await self._rows("SELECT value FROM channel_settings WHERE channel=? AND key=?", channel, key)
         return rows[0]["value"] if rows else None

@@ -93,7 +93,8 @@ class Seen:
             for option in game.options:
                 self.notation |= {option.name, *option.keys, *map(str, option.words)}
         self.notation |= {*HOST_COMMANDS, *GAME_ACTIONS}
-        self.notation |= {choice for spec in HOST_COMMANDS.values() for arg in spec.args for choice in arg.choices}
+        self.notation |= {choice for spec in (*HOST_COMMANDS.values(), *GAME_ACTIONS.values()) for arg in spec.args
+                          for choice in arg.choices}  # fmt: skip
 
     def replies(self, replies: list[Reply]) -> list[Reply]:
         for reply in replies:

@@ -212,6 +212,9 @@ class FakeDiscord:
         self.guild_ids = guilds or (7 << 22,)
         # channel id -> guild id; each guild gets `channels` text channels
         self.channels = {g * 10 + i + 1: g for g in self.guild_ids for i in range(channels)}
+        self.threads: dict[int, int] = {}  # thread -> the channel it is under
+        self.thread_names: dict[int, str] = {}
+        self.no_threads: set[int] = set()  # channels where the bot may not make threads
         self.recommended_shards = recommended_shards
         self.messages: dict[int, Message] = {}
         self.interactions: dict[int, Interaction] = {}
@@ -356,6 +359,12 @@ class FakeDiscord:
         }  # fmt: skip
 
     def _channel(self, channel: int) -> dict[str, Any]:
+        if channel in self.threads:
+            return {"id": str(channel), "type": 11, "guild_id": str(self.channels[channel]),
+                    "parent_id": str(self.threads[channel]), "name": self.thread_names[channel],
+                    "owner_id": str(BOT.id), "member_count": 1, "message_count": 0, "rate_limit_per_user": 0,
+                    "thread_metadata": {"archived": False, "auto_archive_duration": 1440, "locked": False,
+                                        "archive_timestamp": "2024-01-01T00:00:00+00:00"}}  # fmt: skip
         return {"id": str(channel), "type": 0, "guild_id": str(self.channels[channel]), "name": f"games-{channel % 10}",
                 "position": channel % 10, "permission_overwrites": [], "nsfw": False, "parent_id": None,
                 "topic": None, "last_message_id": None, "rate_limit_per_user": 0}  # fmt: skip
@@ -564,6 +573,8 @@ class FakeDiscord:
                       | ({"guild_id": scope} if scope != "global" else {}) for c in commands]  # fmt: skip
             self.commands[scope] = synced
             return _json(synced)
+        if (method, parts[0], parts[2:]) == ("POST", "channels", ["threads"]):
+            return await self._thread(int(parts[1]), await request.json())
         if parts[0] == "channels" and len(parts) >= 3 and parts[2] == "messages":
             channel = int(parts[1])
             if channel not in self.channels:
@@ -583,6 +594,24 @@ class FakeDiscord:
                 return answer
         self.unknown.append(f"{method} {path}")
         return _error(404, 0, f"404: the stand-in does not know {method} {path}")
+
+    async def _thread(self, parent: int, payload: dict[str, Any]) -> web.Response:
+        """A thread without a message, as Discord makes one: under a text channel only (not a
+        thread), named 1-100 characters, public or private, archived after 1 hour to 7 days."""
+        if parent not in self.channels:
+            return _error(404, 10003, "Unknown Channel")
+        if parent in self.threads or parent in self.no_threads:
+            self.refused.append(f"a thread under {parent}")
+            return _error(400, 50024, "Cannot execute action on this channel type")
+        name, kind = payload.get("name") or "", payload.get("type")
+        if not 1 <= len(name) <= 100 or kind not in (11, 12) or \
+                payload.get("auto_archive_duration") not in (60, 1440, 4320, 10080):  # fmt: skip
+            return self._refuse(f"thread name {len(name)} characters, type {kind}")
+        thread = self.snowflake()
+        self.channels[thread], self.threads[thread], self.thread_names[thread] = self.channels[parent], parent, name
+        guild = self.channels[parent]
+        await self._send(self.shard_of(guild), "THREAD_CREATE", self._channel(thread) | {"newly_created": True})
+        return _json(self._channel(thread))
 
     async def _on_message(self, method: str, message: Message, request: web.Request) -> web.Response | None:
         """GET, PATCH (edit) or DELETE one message, or None for another verb."""

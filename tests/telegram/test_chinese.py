@@ -50,7 +50,8 @@ async def test_a_chinese_group_an_english_player_and_chinese_words_in_private(wo
     await api.say(bob, GROUP, "/认输")  # not a command to Telegram: a bot in privacy mode never sees it
     await api.say(bob, GROUP, "/resign")
     final = await api.wait(lambda: [e for e in api.of("editMessageMedia", chat_id=GROUP) if "🏆" in e.text])
-    assert "🏆 Alice 获胜：Bob 认输。" in final[0].text and [b["text"] for b in final[0].buttons] == ["再来一局"]
+    assert "🏆 Alice 获胜：Bob 认输。" in final[0].text
+    assert [b["text"] for b in final[0].buttons] == ["再来一局", "分析"]
 
     api.opened.add(103)  # Carol, in her private chat with the bot, types the Chinese words
     for text in ["/拈 人机 easy 1", "/取 1 1", "/战绩", "/悔棋"]:

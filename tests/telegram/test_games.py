@@ -133,7 +133,7 @@ async def test_a_whole_game_against_the_ai_in_one_edited_message(world: World) -
     edits = api.of("editMessageMedia", chat_id=GROUP)
     assert game.status == "finished" and "🏆 Bot (hard) wins" in edits[-1].text
     assert {e.params["message_id"] for e in edits} == {board}
-    assert [b["text"] for b in edits[-1].buttons] == ["Rematch"]
+    assert [b["text"] for b in edits[-1].buttons] == ["Rematch", "Review"]
     assert api.of("sendChatAction", chat_id=GROUP, action="typing")  # "typing…" while the AI thought
     assert api.of("sendMessage", chat_id=GROUP) == []  # no flood: one message for the whole game
     assert len(api.of("sendPhoto", chat_id=GROUP)) == 1

@@ -147,7 +147,7 @@ class DiscordBot:
         self.synced: list[str] = []  # where the commands went: "global" or guild ids
         self._recent: dict[tuple[str, str], tuple[float, _Answer]] = {}  # (channel, user) -> latest answer
         self.channels = Channels(self.client, self.notes)  # what is posted to everyone, and tidied
-        host.attach(DISCORD, self.deliver, self.publish)
+        host.attach(DISCORD, self.deliver, self.publish, self.channels.open_place)
 
     @classmethod
     def from_settings(cls, host: Host, settings: Any) -> DiscordBot:

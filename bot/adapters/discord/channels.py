@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 from collections import defaultdict
 from typing import Any
 
@@ -27,6 +28,7 @@ from bot.host import Notes
 from bot.model import DISCORD, Public, Reply
 from bot.outbox import Undeliverable
 
+log = logging.getLogger(__name__)
 MESSAGES = "messages"  # the host's note of a channel's board and button messages, to tidy up
 
 
@@ -120,6 +122,17 @@ class Channels:
                 known["buttons"].append(message_id)
             known["buttons"] = known["buttons"][-10:]
             await self.notes.put(channel, MESSAGES, known)
+
+    async def open_place(self, channel: str, name: str) -> str | None:
+        """A public thread under `channel` for one game (a tournament's), or None where Discord
+        will not make one (a thread's own channel, no permission): the game is then played here."""
+        try:
+            thread = await self.client.http.start_thread_without_message(
+                int(channel.partition(":")[2]), name=name[:100] or "game", auto_archive_duration=1440, type=11)
+        except discord.HTTPException as error:
+            log.info("no thread for a game under %s: %s", channel, error)
+            return None
+        return f"{DISCORD}:{thread['id']}"
 
     async def _known(self, channel: str) -> dict[str, Any]:
         if channel not in self._messages or self.notes.shared:  # another process may have posted since

@@ -110,9 +110,13 @@ class Commands:
                             for i in range(2, max(game.seat_counts) + 1)]  # fmt: skip
         every = Option("every", app_commands.Range[int, 1, 120], t("commands.game_every"), words=lambda v: f"every={v}")
         scope = self._option("leaderboard", command_table.SCOPE)
+        rounds = Option("rounds", app_commands.Range[int, 1, 20], t("commands.game_rounds"),
+                        words=lambda v: f"rounds={v}")
+        event = [self._option("tournament", command_table.GAME_ACTIONS["tournament"].args[0]), rounds]
         # What each action of the table takes beyond its own words.
         takes = {"start": [*extra, timer], "challenge": [*people, *extra, timer], "solo": [level, *extra, timer],
-                 "watch": [*levels, *extra, every], "leaderboard": [scope]}  # fmt: skip
+                 "watch": [*levels, *extra, every], "leaderboard": [scope],
+                 "tournament": [*event, *extra, timer]}  # fmt: skip
         for action in command_table.GAME_ACTIONS:
             about = t(f"commands.game_{action}", game=title)
             group.add_command(self._command(action, about, takes.get(action, []), (game.name, action), parent=group))
@@ -134,6 +138,7 @@ class Commands:
             return Option(arg.name, discord.User, about, required=arg.required)
         if arg.kind == "game":
             choices = tuple((t(f"{name}.title"), name) for name in self.games)
+            choices += tuple((t(f"commands.{command}_{arg.name}_{c}"), c) for c in arg.choices)
             return Option(arg.name, str, about, required=arg.required, choices=choices)
         if arg.kind == "choice":
             labels = tuple((t(f"commands.{command}_{arg.name}_{c}"), c) for c in arg.choices)
