@@ -78,7 +78,7 @@ GAME_ACTIONS: dict[str, Spec] = {spec.name: spec for spec in (
     Spec("rules", info.rules),
     Spec("leaderboard", rating_commands.leaderboard, (SCOPE,)),
     Spec("tournament", events.open_event, (Arg("format", "choice", choices=FORMATS),)),
-)}  # fmt: skip
+)}
 
 
 async def _help(core: Core, r: Request) -> list[Reply]:
@@ -119,7 +119,7 @@ HOST_COMMANDS: dict[str, Spec] = {spec.name: spec for spec in (
     Spec("lang", info.lang, (Arg("language", "choice", required=True, choices=LANGUAGES),), moderator=True),
     Spec("web", chat.web, (Arg("state", "choice", required=True, choices=("on", "off")),), moderator=True),
     Spec("help", _help),
-)}  # fmt: skip
+)}
 
 Words = dict[str, dict[str, tuple[str, ...]]]  # language -> command -> its words, first its name
 
@@ -139,7 +139,7 @@ WORDS: Words = {
         "tournament": ("锦标赛", "比赛"), "withdraw": ("退赛",), "standings": ("积分榜", "排名"),
         "web": ("网站", "网页"),
     },
-}  # fmt: skip
+}
 
 # Commands a button of no session may stand for (a leaderboard's pages): they only look things up.
 FREE_BUTTONS = frozenset({"leaderboard"})
@@ -203,7 +203,7 @@ def name_in(language: str, command: str) -> str | None:
 
 
 def parse(text: str, games: dict[str, str], bot_name: str | None = None,
-          words: Mapping[str, str] = COMMAND_WORDS) -> Command | ParseError | None:  # fmt: skip
+          words: Mapping[str, str] = COMMAND_WORDS) -> Command | ParseError | None:
     """Read a command with the table's game actions and `words` (the host's alone unless given a
     `Vocabulary`'s commands; see `bot.parser.parse`)."""
     return parse_words(text, games, ACTION_WORDS, bot_name, words)
