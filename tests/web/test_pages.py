@@ -11,6 +11,7 @@ import re
 from aiohttp.test_utils import TestClient, TestServer
 from PIL import Image
 
+from bot import review
 from bot.model import Event, User
 from bot.session import SessionStatus
 from bot.storage import PLACE
@@ -196,3 +197,17 @@ async def test_hostile_names_of_every_kind(table: Table) -> None:
         for token in tokens:
             response = await client.get(f"/game/{token}/zh/2.png")
             assert response.status == 200 and (await response.read())[:4] == b"\x89PNG"
+
+
+async def test_a_reviewed_game_shows_its_review_and_the_site_never_starts_one(client: TestClient, site: Site,
+                                                                             played: Played) -> None:
+    token, other = await token_of(played, CONSOLE, 0), await token_of(played, CONSOLE, 1)
+    assert 'id="review"' not in await page(client, f"/game/{token}")
+    await page(client, f"/game/{token}/en/review.png", 404)  # not reviewed: nothing made on a web request
+    assert await played.store.review(played.sessions[CONSOLE][0].id or 0) is None
+    await review.reviewed(site.core, played.sessions[CONSOLE][0])  # as /review in chat does
+    html = await page(client, f"/game/{token}?lang=zh")
+    assert 'id="review"' in html and "复盘分析" in html
+    response = await client.get(f"/game/{token}/zh/review.png")
+    assert response.status == 200 and Image.open(io.BytesIO(await response.read())).width >= 400
+    assert 'id="review"' not in await page(client, f"/game/{other}")
