@@ -40,7 +40,8 @@ class Arg:
     """What may follow a command word; the help and Discord's slash options are built from it.
 
     `kind`: "text", "move" (a move of the user's game; Discord suggests the legal ones),
-    "number" (0..`high`), "user", "game" (a game's name) or "choice" (one of `choices`)."""
+    "number" (0..`high`), "user", "game" (a game's name, or one of `choices`: `/leaderboard puzzle`) or
+    "choice" (one of `choices`)."""
 
     name: str
     kind: ArgKind = "text"
@@ -109,7 +110,7 @@ HOST_COMMANDS: dict[str, Spec] = {spec.name: spec for spec in (
     Spec("rules", info.rules, (GAME,)),
     Spec("games", info.games),
     Spec("stats", rating_commands.stats, (Arg("user", "user"),)),
-    Spec("leaderboard", rating_commands.leaderboard, (GAME, SCOPE)),
+    Spec("leaderboard", rating_commands.leaderboard, (Arg("game", "game", choices=("puzzle",)), SCOPE)),
     Spec("puzzle", puzzles.puzzle, (Arg("what"),)),
     Spec("answer", puzzles.answer, (Arg("move", required=True),)),
     Spec("link", links.link, (Arg("code"),)),
@@ -212,7 +213,7 @@ def usage(spec: Spec, tr: Translator) -> str:
     """`/stats [user]`, `/hints on|off`: the command as the help shows it."""
     words = [f"/{spec.name}"]
     for arg in spec.args:
-        shown = "|".join(arg.choices) if arg.choices else tr(t(f"commands.arg_{arg.name}"))
+        shown = "|".join(arg.choices) if arg.kind == "choice" else tr(t(f"commands.arg_{arg.name}"))
         words.append(shown if arg.choices and arg.required else f"<{shown}>" if arg.required else f"[{shown}]")
     return " ".join(words)
 

@@ -20,6 +20,7 @@ from bot.core import Core, Request, points, title
 from bot.i18n import Translator, t
 from bot.lobby import mentioned
 from bot.model import EVERYONE, Button, Reply
+from bot.puzzles import standing as puzzles
 from bot.rating_store import Standing
 from bot.web import chat
 from engines.base import Refusal, read_number
@@ -74,6 +75,8 @@ async def leaderboard(core: Core, r: Request) -> list[Reply]:
             game_word = arg
         else:
             raise Refusal("ratings.leaderboard_usage")
+    if game_word is not None and game_word.lower() in puzzles.WORDS and r.command.game is None:
+        return await puzzles.leaderboard(core, r)
     game = r.command.game or await _game(core, r, game_word)
     place = place_of(r) if scope == HERE else None
     board = await rating_store.board(core.store, game, place)
@@ -118,9 +121,10 @@ async def stats(core: Core, r: Request) -> list[Reply]:
     identity = await rating_store.identity_of(core.store, user_id)
     found = await rating_store.profile(core.store, identity)
     tr = r.tr
-    if not found:
+    puzzled = await puzzles.card(core, user_id, tr)
+    if not found and puzzled is None:
         return [Reply(tr(t("host.stats_none", name=who.name)), audience=EVERYONE)]
-    name = found[0][1].name
+    name = found[0][1].name if found else who.name
     accounts = len(await rating_store.accounts_of(core.store, identity))
     stale = [tr(t("ratings.updating"))] if {game for game, _ in found} & await rating_store.updating(core.store) else []
     subtitle = " · ".join([tr(t("ratings.linked_accounts", count=accounts))] * (accounts > 1) + stale)
@@ -144,6 +148,9 @@ async def stats(core: Core, r: Request) -> list[Reply]:
             lines.append("  " + " · ".join(second))
         if recent:
             lines.append("  " + tr(t("ratings.recent", letters=" ".join(letter for _, letter in recent))))
+    if puzzled is not None:
+        cards.append(puzzled[0])
+        lines.append(puzzled[1])
     page = await chat.player_line(core, identity, tr)
     if page:
         lines[0] += "\n" + page

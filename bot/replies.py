@@ -17,7 +17,7 @@ from bot.i18n import Translator, t
 from bot.model import EVERYONE, Audience, Button, Private, Reply
 from bot.session import Session, SessionStatus
 from bot.web import chat
-from engines.base import Game, Msg, Outcome
+from engines.base import Game, Msg, Outcome, Overlay
 from render.base import RenderContext
 
 log = logging.getLogger(__name__)
@@ -55,7 +55,8 @@ def lobby(session: Session, tr: Translator, said: Msg) -> Reply:
 
 
 async def board(
-    core: Core, session: Session, tr: Translator, lines: Iterable[Msg], *, overlay: Any = None, buttons: bool = True
+    core: Core, session: Session, tr: Translator, lines: Iterable[Msg], *, overlay: Overlay | None = None,
+    buttons: bool = True,
 ) -> Reply:
     """The public board with `lines` (what just happened) and what comes next; `overlay` marks
     things on this one picture; `buttons=False` for a look-up that is not the table message."""
@@ -155,7 +156,7 @@ async def drawn(core: Core, game: Game, view: Any, ctx: RenderContext, tr: Trans
     return Reply(text, image=image, text_board=board, **fields, audience=audience)
 
 
-def context(session: Session, to_move: int | None, outcome: Outcome | None, tr: Translator, overlay: Any,
+def context(session: Session, to_move: int | None, outcome: Outcome | None, tr: Translator, overlay: Overlay | None,
             viewer: int | None = None) -> RenderContext:  # fmt: skip
     return RenderContext(
         names=tuple(s.name for s in session.seats), to_move=to_move, outcome=outcome, tr=tr, viewer=viewer,

@@ -138,6 +138,7 @@ class Commands:
             return Option(arg.name, discord.User, about, required=arg.required)
         if arg.kind == "game":
             choices = tuple((t(f"{name}.title"), name) for name in self.games)
+            choices += tuple((t(f"commands.{command}_{arg.name}_{c}"), c) for c in arg.choices)
             return Option(arg.name, str, about, required=arg.required, choices=choices)
         if arg.kind == "choice":
             labels = tuple((t(f"commands.{command}_{arg.name}_{c}"), c) for c in arg.choices)
