@@ -26,6 +26,8 @@ from bot.parser import Command, ParseError
 from bot.parser import parse as parse_words
 from bot.puzzles import command as puzzles
 from bot.session import SessionStatus
+from bot.tournament import commands as events
+from bot.tournament.model import FORMATS
 from bot.web import chat
 from engines.base import Game
 
@@ -38,7 +40,8 @@ class Arg:
     """What may follow a command word; the help and Discord's slash options are built from it.
 
     `kind`: "text", "move" (a move of the user's game; Discord suggests the legal ones),
-    "number" (0..`high`), "user", "game" (a game's name) or "choice" (one of `choices`)."""
+    "number" (0..`high`), "user", "game" (a game's name, or one of `choices`: `/leaderboard puzzle`) or
+    "choice" (one of `choices`)."""
 
     name: str
     kind: ArgKind = "text"
@@ -74,7 +77,8 @@ GAME_ACTIONS: dict[str, Spec] = {spec.name: spec for spec in (
     Spec("watch", watch.watch, (Arg("level"),)),
     Spec("rules", info.rules),
     Spec("leaderboard", rating_commands.leaderboard, (SCOPE,)),
-)}  # fmt: skip
+    Spec("tournament", events.open_event, (Arg("format", "choice", choices=FORMATS),)),
+)}
 
 
 async def _help(core: Core, r: Request) -> list[Reply]:
@@ -83,17 +87,19 @@ async def _help(core: Core, r: Request) -> list[Reply]:
 
 # Commands about the channel's session or the bot itself, in the order the help lists them.
 HOST_COMMANDS: dict[str, Spec] = {spec.name: spec for spec in (
-    Spec("join", lobby.join, status=LOBBY),
+    Spec("join", events.join, (Arg("bot"),)),
     Spec("accept", lobby.accept),
     Spec("decline", lobby.decline),
-    Spec("go", lobby.go, status=LOBBY, moderator=True),
+    Spec("go", events.go, moderator=True),
     Spec("move", play.move, (Arg("move", "move", required=True),), status=PLAYING, seat=True),
     Spec("undo", offers.undo, status=PLAYING, seat=True),
     Spec("draw", offers.draw, status=PLAYING, seat=True),
     Spec("restart", offers.restart, status=PLAYING, seat=True),
     Spec("resign", play.resign, status=PLAYING, seat=True),
     Spec("back", play.back, status=PLAYING, seat=True),
-    Spec("cancel", lobby.cancel, moderator=True),
+    Spec("cancel", events.cancel, moderator=True),
+    Spec("withdraw", events.withdraw),
+    Spec("standings", events.standings),
     Spec("rematch", lobby.rematch),
     Spec("board", info.board, (Arg("show"),)),
     Spec("hint", info.hint, status=PLAYING, seat=True),
@@ -104,7 +110,7 @@ HOST_COMMANDS: dict[str, Spec] = {spec.name: spec for spec in (
     Spec("rules", info.rules, (GAME,)),
     Spec("games", info.games),
     Spec("stats", rating_commands.stats, (Arg("user", "user"),)),
-    Spec("leaderboard", rating_commands.leaderboard, (GAME, SCOPE)),
+    Spec("leaderboard", rating_commands.leaderboard, (Arg("game", "game", choices=("puzzle",)), SCOPE)),
     Spec("puzzle", puzzles.puzzle, (Arg("what"),)),
     Spec("answer", puzzles.answer, (Arg("move", required=True),)),
     Spec("link", links.link, (Arg("code"),)),
@@ -113,7 +119,7 @@ HOST_COMMANDS: dict[str, Spec] = {spec.name: spec for spec in (
     Spec("lang", info.lang, (Arg("language", "choice", required=True, choices=LANGUAGES),), moderator=True),
     Spec("web", chat.web, (Arg("state", "choice", required=True, choices=("on", "off")),), moderator=True),
     Spec("help", _help),
-)}  # fmt: skip
+)}
 
 Words = dict[str, dict[str, tuple[str, ...]]]  # language -> command -> its words, first its name
 
@@ -130,9 +136,10 @@ WORDS: Words = {
         "games": ("游戏",), "stats": ("战绩",), "hints": ("提示开关",), "lang": ("语言",),
         "help": ("帮助",), "watch": ("观战", "观看"), "link": ("绑定", "关联"), "unlink": ("解绑", "解除绑定"),
         "puzzle": ("谜题", "残局", "做题"), "answer": ("解", "答"),
+        "tournament": ("锦标赛", "比赛"), "withdraw": ("退赛",), "standings": ("积分榜", "排名"),
         "web": ("网站", "网页"),
     },
-}  # fmt: skip
+}
 
 # Commands a button of no session may stand for (a leaderboard's pages): they only look things up.
 FREE_BUTTONS = frozenset({"leaderboard"})
@@ -196,7 +203,7 @@ def name_in(language: str, command: str) -> str | None:
 
 
 def parse(text: str, games: dict[str, str], bot_name: str | None = None,
-          words: Mapping[str, str] = COMMAND_WORDS) -> Command | ParseError | None:  # fmt: skip
+          words: Mapping[str, str] = COMMAND_WORDS) -> Command | ParseError | None:
     """Read a command with the table's game actions and `words` (the host's alone unless given a
     `Vocabulary`'s commands; see `bot.parser.parse`)."""
     return parse_words(text, games, ACTION_WORDS, bot_name, words)
@@ -206,7 +213,7 @@ def usage(spec: Spec, tr: Translator) -> str:
     """`/stats [user]`, `/hints on|off`: the command as the help shows it."""
     words = [f"/{spec.name}"]
     for arg in spec.args:
-        shown = "|".join(arg.choices) if arg.choices else tr(t(f"commands.arg_{arg.name}"))
+        shown = "|".join(arg.choices) if arg.kind == "choice" else tr(t(f"commands.arg_{arg.name}"))
         words.append(shown if arg.choices and arg.required else f"<{shown}>" if arg.required else f"[{shown}]")
     return " ".join(words)
 

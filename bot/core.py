@@ -64,6 +64,8 @@ class Core:
     owed: Owed = field(default_factory=lambda: Owed())  # what commits owe their channel: the host's outbox
     # Told that accounts were linked or unlinked: the ratings they change are rated again in the background.
     rerate: Callable[[], None] = lambda: None
+    # Told that a tournament changed (it began, someone withdrew): the runner looks at it now.
+    events_changed: Callable[[], None] = lambda: None
     web_url: str | None = None  # the web site's public URL: chat messages link to its pages (`bot.web.chat`)
     locks: defaultdict[str, asyncio.Lock] = field(default_factory=lambda: defaultdict(asyncio.Lock))
     game_words: dict[str, str] = field(init=False)  # every word that names a game -> the game's name
@@ -91,20 +93,20 @@ class Core:
             self.owed.committed(notice)
         if change is not None and change.results:
             log.info("session %s (%s in %s) ended: %s", session.id, session.game, session.channel,
-                     ", ".join(f"{r.user_id} {r.result}" for r in change.results))  # fmt: skip
+                     ", ".join(f"{r.user_id} {r.result}" for r in change.results))
         log.debug("session %s (%s in %s) saved: %s, version %s%s", session.id, session.game, session.channel,
-                  session.status.value, session.version, ", a bot to move" if session.bot_turn else "")  # fmt: skip
+                  session.status.value, session.version, ", a bot to move" if session.bot_turn else "")
         self.changed(session)
 
     async def create(self, r: Request, game: Game, options: dict[str, Any], seats: list[Seat],
-                     turn_seconds: int) -> Session:  # fmt: skip
+                     turn_seconds: int) -> Session:
         """A new table in the lobby; raises ChannelBusy if the channel has a game."""
         now = self.clock()
         session = Session(
             channel=r.event.channel, game=game.name, status=SessionStatus.LOBBY, options=options,
             seed=secrets.randbits(62), seats=seats, starter=r.user.id, turn_seconds=turn_seconds, created_at=now,
             updated_at=now, deadline=now + self.lobby_seconds,
-        )  # fmt: skip
+        )
         notice = self.owed.notice(session.channel)
         created = await self.store.create(session, notice)
         if notice is not None:

@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot import rating_store
+from bot import rating_store, review
 from bot.core import Core, title
 from bot.i18n import Translator, t
 from bot.session import Session
@@ -168,5 +168,7 @@ async def game(core: Core, tr: Translator, token: str, ply: str | None) -> dict[
     at = min(len(moves), int(ply)) if ply and ply.isdigit() and len(ply) < 7 else len(moves)
     shown = [{"ply": s.ply, "who": names[s.seat] if s.seat is not None else "", "move": s.move, "hands": list(s.hands)}
              for s in steps]  # fmt: skip
+    found = await replay.stored_review(core, session)
     return {"token": token, "title": tr(title(g)), "game": g.name, "players": names, "when": when(session.updated_at),
+            "review": review.lines(session, found, tr) if found is not None else [],
             "result": replay.result(session, tr), "steps": shown, "count": len(moves), "at": at}  # fmt: skip

@@ -86,6 +86,7 @@ class Site:
         app.router.add_get("/player/{token}", self._player)
         app.router.add_get("/game/{token}", self._game)
         app.router.add_get(r"/game/{token}/{lang:[a-z]{2}}/{ply:\d{1,6}}.png", self._picture)
+        app.router.add_get(r"/game/{token}/{lang:[a-z]{2}}/review.png", self._picture)
         app.router.add_static("/static", HERE / "static")
         return app
 
@@ -127,12 +128,14 @@ class Site:
         return await self._page(request, "game.html", lambda tr: pages.game(self.core, tr, token, ply))
 
     async def _picture(self, request: web.Request) -> web.StreamResponse:
-        language, ply = request.match_info["lang"], int(request.match_info["ply"])
+        language, ply = request.match_info["lang"], request.match_info.get("ply")
         image = None
         try:
             session = await access.shown_game(self.core.store, request.match_info["token"])
             if session is not None and language in LANGUAGES:
-                image = await self.pictures.picture(session, ply, translator(language))
+                tr = translator(language)
+                image = await (self.pictures.picture(session, int(ply), tr) if ply is not None
+                               else self.pictures.review(session, tr))
         except StorageUnavailable:
             raise web.HTTPServiceUnavailable(text="unavailable\n") from None
         if image is None:

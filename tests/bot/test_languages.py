@@ -101,7 +101,7 @@ async def test_hidden_hands_go_to_each_person_in_their_language(tmp_path: Path) 
         languages = {r.reader: (r.language, json.loads(r.image)["language"], r.text.split("，")[-1]) for r in hands}
         assert languages == {ALICE.id: ("zh", "zh", "这是你的手牌（只有你看得到）。"),
                              BOB.id: ("en", "en", "Your hand, Bob (only you see this)."),
-                             CAROL.id: ("zh", "zh", "这是你的手牌（只有你看得到）。")}  # fmt: skip
+                             CAROL.id: ("zh", "zh", "这是你的手牌（只有你看得到）。")}
         assert "hand:" in hands[1].text_board and "手牌" in hands[0].text_board
     finally:
         await host.stop()
