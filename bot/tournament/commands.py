@@ -78,8 +78,8 @@ async def join(core: Core, r: Request) -> list[Reply]:
     """`/join`: a table's seat if one is being filled here, else the channel's open event."""
     event = await _open(core, r)
     if event is None or (r.session is not None and r.session.status == SessionStatus.LOBBY):
-        if event is None and (running := await core.store.event_active(r.event.channel)) is not None \
-                and r.session is None:  # fmt: skip
+        lobby_here = r.session is not None and r.session.status == SessionStatus.LOBBY
+        if event is None and not lobby_here and (running := await core.store.event_active(r.event.channel)):
             raise Refusal("tournament.already_running", event=views.name(core, running))
         r.need(SessionStatus.LOBBY, False)
         return await lobby.join(core, r)
