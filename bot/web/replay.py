@@ -44,14 +44,14 @@ def steps(game: Game, session: Session, moves: list[MoveRow], names: list[str], 
     if not game.hidden_hands:
         return found
     hands = [tuple(f"{names[s]}: {' '.join(game.private_lines(state, s, tr))}" for s in range(len(names)))
-             for state in states(game, session, moves)]  # fmt: skip
+             for state in states(game, session, moves)]
     return [Step(s.ply, s.seat, s.move, h) for s, h in zip(found, hands, strict=True)]
 
 
 def names(session: Session, tr: Translator) -> list[str]:
     """The seats' names; a bot's in the reader's language."""
     return [tr(t("host.ai_name", level=s.ai_level)) if s.user_id is None and s.ai_level else s.name
-            for s in session.seats]  # fmt: skip
+            for s in session.seats]
 
 
 def context(game: Game, session: Session, state: Any, last: bool, tr: Translator) -> RenderContext:
@@ -59,7 +59,7 @@ def context(game: Game, session: Session, state: Any, last: bool, tr: Translator
         names=tuple(names(session, tr)), to_move=None if last else game.to_move(state),
         outcome=session.outcome if last else None, tr=tr,
         ai_seats=frozenset(s.seat for s in session.seats if s.played_by_ai),
-    )  # fmt: skip
+    )
 
 
 class Pictures:

@@ -26,10 +26,10 @@ from tests.web.games import CONSOLE, PRIVATE, SHOWN, Played
 
 CHROMIUM = Path("/usr/bin/chromium")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run"]  # fmt: skip
+         "--disable-component-update", "--disable-sync", "--no-first-run"]
 DESKTOP = {"viewport": {"width": 1280, "height": 900}, "locale": "en-US"}
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True,
-         "locale": "zh-CN"}  # fmt: skip
+         "locale": "zh-CN"}
 
 
 def _missing() -> str | None:

@@ -78,7 +78,7 @@ async def test_a_replay_has_every_position_and_its_pictures(client: TestClient, 
 
 
 async def test_dou_dizhu_hands_show_once_the_game_is_over_and_never_before(client: TestClient,
-                                                                            played: Played) -> None:  # fmt: skip
+                                                                            played: Played) -> None:
     finished = played.sessions[CONSOLE][-1]
     assert finished.game == "doudizhu" and finished.status == SessionStatus.FINISHED
     html = await page(client, f"/game/{await token_of(played, CONSOLE, -1)}")
