@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from bot import info, links, lobby, offers, play, rating_commands, review, watch
 from bot.core import Core, Request
@@ -78,7 +78,7 @@ GAME_ACTIONS: dict[str, Spec] = {spec.name: spec for spec in (
     Spec("rules", info.rules),
     Spec("leaderboard", rating_commands.leaderboard, (SCOPE,)),
     Spec("tournament", events.open_event, (Arg("format", "choice", choices=FORMATS),)),
-)}  # fmt: skip
+)}
 
 
 async def _help(core: Core, r: Request) -> list[Reply]:
@@ -119,7 +119,7 @@ HOST_COMMANDS: dict[str, Spec] = {spec.name: spec for spec in (
     Spec("lang", info.lang, (Arg("language", "choice", required=True, choices=LANGUAGES),), moderator=True),
     Spec("web", chat.web, (Arg("state", "choice", required=True, choices=("on", "off")),), moderator=True),
     Spec("help", _help),
-)}  # fmt: skip
+)}
 
 Words = dict[str, dict[str, tuple[str, ...]]]  # language -> command -> its words, first its name
 
@@ -139,7 +139,7 @@ WORDS: Words = {
         "tournament": ("锦标赛", "比赛"), "withdraw": ("退赛",), "standings": ("积分榜", "排名"),
         "web": ("网站", "网页"),
     },
-}  # fmt: skip
+}
 
 # Commands a button of no session may stand for (a leaderboard's pages): they only look things up.
 FREE_BUTTONS = frozenset({"leaderboard"})
@@ -160,7 +160,7 @@ ACTION_WORDS: dict[str, str] = {**{name: name for name in GAME_ACTIONS}, **_word
 COMMAND_WORDS: dict[str, str] = _command_words(WORDS)
 
 
-def game_words(games: Iterable[Game]) -> Words:
+def game_words(games: Iterable[Game[Any, Any]]) -> Words:
     """The words of the games' own commands (`move_words`, `queries`) in each language, from each
     game's catalog: `word_<command>`, the words apart by spaces, first the name (`word_pass = "过 不要"`);
     the command's own name needs no repeating. Games that add the same command share its words."""
@@ -189,7 +189,7 @@ class Vocabulary:
         return words[0] if words else None
 
 
-def vocabulary(games: Iterable[Game]) -> Vocabulary:
+def vocabulary(games: Iterable[Game[Any, Any]]) -> Vocabulary:
     """The host's words and those of `games`."""
     added = game_words(games)
     words = {language: {**WORDS.get(language, {}), **added.get(language, {})} for language in (*WORDS, *added)}
@@ -203,7 +203,7 @@ def name_in(language: str, command: str) -> str | None:
 
 
 def parse(text: str, games: dict[str, str], bot_name: str | None = None,
-          words: Mapping[str, str] = COMMAND_WORDS) -> Command | ParseError | None:  # fmt: skip
+          words: Mapping[str, str] = COMMAND_WORDS) -> Command | ParseError | None:
     """Read a command with the table's game actions and `words` (the host's alone unless given a
     `Vocabulary`'s commands; see `bot.parser.parse`)."""
     return parse_words(text, games, ACTION_WORDS, bot_name, words)

@@ -84,7 +84,7 @@ def finish(session: Session, outcome: Outcome, change: Change, roles: tuple[str,
         score = outcome.scores[seat.seat] if outcome.scores else None
         player = seat.user_id or rating_model.AI + (seat.ai_level or "")
         results.append(Result(seat.seat, player, seat.name, outcome.ranks[seat.seat], result, score,
-                              roles[seat.seat] if roles else None, session.aided.get(seat.seat)))  # fmt: skip
+                              roles[seat.seat] if roles else None, session.aided.get(seat.seat)))
     change.results = results
 
 

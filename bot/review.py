@@ -50,7 +50,7 @@ async def reviewed(core: Core, session: Session) -> Review:
     moves = await core.store.moves(sid)
     winners = session.outcome.winners if session.outcome else ()
     record = Record(session.game, session.options, len(session.seats), session.seed,
-                    tuple((m.seat, m.move) for m in moves), winners)  # fmt: skip
+                    tuple((m.seat, m.move) for m in moves), winners)
     data = await core.ai.review(record.to_json())
     await core.store.save_review(sid, json.dumps(data), core.clock())
     return Review.from_json(data)
@@ -64,7 +64,7 @@ def lines(session: Session, found: Review, tr: Translator) -> list[str]:
         return [tr(t("review.no_mistake")), _result(session, found, tr, None)]
     said = critical.said
     text = [tr(Msg(said.key, {**said.params, "ply": critical.ply + 1, "name": names[critical.seat]})),
-            _result(session, found, tr, critical.seat)]  # fmt: skip
+            _result(session, found, tr, critical.seat)]
     counts = Counter(m.seat for m in found.mistakes)
     if len(found.mistakes) > 1:
         listed = [tr(t("review.mistake_count", name=names[seat], count=n)) for seat, n in sorted(counts.items())]
@@ -78,7 +78,7 @@ def _result(session: Session, found: Review, tr: Translator, mover: int | None) 
         return tr(t("review.drawn"))
     won = [session.seats[s].name for s in outcome.winners]
     key = ("review.won" if mover is None else "review.still_won" if mover in outcome.winners
-           else "review.won_from_there")  # fmt: skip
+           else "review.won_from_there")
     return tr(t(key, count=len(won), names=won))
 
 

@@ -475,7 +475,7 @@ MIGRATIONS: list[Migration] = [
 def newer(where: str, version: int) -> str:
     """The one line that refuses a schema this code does not know."""
     return (f"{where} has schema version {version}, newer than this gamehost knows ({len(MIGRATIONS)}):"
-            " run the newer gamehost, or use another database")  # fmt: skip
+            " run the newer gamehost, or use another database")
 
 
 def statements(script: str) -> list[str]:

@@ -42,7 +42,7 @@ IDLE_WAIT = 60.0
 
 class Tournaments:
     def __init__(self, core: Core, deliver: Deliver, owner: str, lease: float, poll: float,
-                 platforms: Callable[[], Iterable[str]]) -> None:  # fmt: skip
+                 platforms: Callable[[], Iterable[str]]) -> None:
         self.core, self.deliver, self.owner, self.lease = core, deliver, owner, lease
         self.poll = min(poll, lease / 3)
         self.platforms = platforms  # this process steps the events of the platforms it speaks to
@@ -167,14 +167,14 @@ class Tournaments:
                 async with self.core.lock(game.place):
                     await self._begin(event, game, tr, said)
                 said.append(Reply(tr(t("tournament.game_placed", players=views.game_line(event, game, tr),
-                                       place=game.place)), audience=EVERYONE))  # fmt: skip
+                                       place=game.place)), audience=EVERYONE))
             if game.place == event.channel:
                 return  # one at a time here
 
     async def _open_place(self, event: Tournament, game: EventGame, tr: Any) -> str | None:
         opener = self.places.get(event.channel.partition(":")[0])
         label = tr(t("tournament.place_name", round=game.round, table=game.table + 1,
-                     players=tr(t("host.versus")).join(views.who(event, p) for p in game.players)))  # fmt: skip
+                     players=tr(t("host.versus")).join(views.who(event, p) for p in game.players)))
         if opener is not None and event.options.get("places", "own") == "own":
             try:
                 place = await opener(event.channel, label[:100])
@@ -222,7 +222,7 @@ class Tournaments:
         options = dict(event.options.get("game_options", {}))
         session = Session(channel=place, game=event.game, status=SessionStatus.LOBBY, options=options,
                           seed=secrets.randbits(62), seats=seats, starter=event.organiser, turn_seconds=turn,
-                          created_at=now, updated_at=now)  # fmt: skip
+                          created_at=now, updated_at=now)
         notice = self.core.owed.notice(place)
         created = await self.core.store.create(session, notice)
         if notice is not None:

@@ -46,7 +46,7 @@ def game_line(event: Tournament, game: EventGame, tr: Translator) -> str:
 
 def pairings(core: Core, event: Tournament, tr: Translator, games: list[EventGame]) -> Reply:
     head = t("tournament.round_paired", event=name(core, event), round=event.round,
-             rounds=event.rounds or event.round)  # fmt: skip
+             rounds=event.rounds or event.round)
     lines = [tr(head), *(game_line(event, g, tr) for g in games)]
     return Reply("\n".join(lines), audience=EVERYONE)
 
@@ -54,21 +54,21 @@ def pairings(core: Core, event: Tournament, tr: Translator, games: list[EventGam
 def standings_view(core: Core, event: Tournament, tr: Translator, final: bool) -> tuple[dict[str, Any], list[str]]:
     table = pairing.standings(event.everyone(), event.played())
     head = tr(t("tournament.final_standings" if final else "tournament.standings", event=name(core, event),
-                round=event.round, rounds=event.rounds or event.round))  # fmt: skip
+                round=event.round, rounds=event.rounds or event.round))
     subtitle = tr(t("tournament.entrants", count=len(event.entries)))
     rows = []
     for s in table:
         entry = event.entry(s.id)
         rows.append({"rank": s.rank, "name": entry.name if entry else s.id, "points": number(s.points),
                      "buchholz": number(s.buchholz), "sonneborn": number(round(s.sonneborn, 2)), "wins": s.wins,
-                     "ai": bool(entry and entry.bot), "out": bool(entry and entry.withdrawn)})  # fmt: skip
+                     "ai": bool(entry and entry.bot), "out": bool(entry and entry.withdrawn)})
     headings = {k: tr(t(f"tournament.heading_{k}")) for k in ("name", "points", "buchholz", "sonneborn", "wins")}
     view = {"title": head, "subtitle": subtitle, "headings": headings, "rows": rows,
-            "footer": tr(t("tournament.tie_breaks"))}  # fmt: skip
+            "footer": tr(t("tournament.tie_breaks"))}
     lines = [f"{head} · {subtitle}"]
     lines += [tr(t("tournament.standings_line", rank=r["rank"], name=("🤖 " if r["ai"] else "") + str(r["name"]),
                    points=r["points"], buchholz=r["buchholz"], sonneborn=r["sonneborn"], wins=r["wins"]))
-              + (" " + tr(t("tournament.withdrawn")) if r["out"] else "") for r in rows]  # fmt: skip
+              + (" " + tr(t("tournament.withdrawn")) if r["out"] else "") for r in rows]
     return view, lines
 
 
@@ -102,7 +102,7 @@ def podium_view(core: Core, event: Tournament, tr: Translator) -> tuple[dict[str
     table = pairing.standings(event.everyone(), event.played())
     if event.format == "knockout":  # the places the bracket gives: the champion, then the final's loser
         bracket = pairing.knockout(event.everyone(), event.played(), [e.entrant for e in event.entries
-                                                                      if e.withdrawn])  # fmt: skip
+                                                                      if e.withdrawn])
         final = bracket.rounds[-1][0] if bracket.rounds else None
         order = [p for p in (bracket.champion, final and (final.b if final.winner == final.a else final.a)) if p]
         table.sort(key=lambda s: (s.id not in order, order.index(s.id) if s.id in order else 0))
@@ -114,11 +114,11 @@ def podium_view(core: Core, event: Tournament, tr: Translator) -> tuple[dict[str
     head = tr(t("tournament.podium", event=name(core, event)))
     lines = [head] + [f"{i}. {'🤖 ' if p['ai'] else ''}{p['name']} · {p['points']}" for i, p in enumerate(places, 1)]
     return {"title": head, "subtitle": tr(t("tournament.entrants", count=len(event.entries))), "places": places,
-            "footer": ""}, lines  # fmt: skip
+            "footer": ""}, lines
 
 
 async def drawn(core: Core, draw: Callable[[dict[str, Any]], bytes], view: dict[str, Any], lines: list[str],
-                image_name: str) -> Reply:  # fmt: skip
+                image_name: str) -> Reply:
     """The picture captioned with the first line, the rest its text twin; the text alone if the
     picture cannot be drawn."""
     try:

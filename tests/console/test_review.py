@@ -32,13 +32,13 @@ async def test_a_gomoku_blunder_is_named_with_the_move_that_held(tmp_path: Path)
 
 async def test_review_during_a_game_is_refused_and_in_chinese_too(tmp_path: Path) -> None:
     text, _ = await play(tmp_path, "/lang zh", "/nim start 3 4 5", "/as bob", "join", "/as alice", "1 1",
-                         "/review")  # fmt: skip
+                         "/review")
     assert "只能分析已结束的对局：这局还在进行中。" in text
 
 
 async def test_review_n_and_the_usage(tmp_path: Path) -> None:
     text, _ = await play(tmp_path, "/review", "/nim start 1 1", "/as bob", "join", "/as alice", "1 1",
-                         "/as bob", "2 1", "/review 2", "/review 1")  # fmt: skip
+                         "/as bob", "2 1", "/review 2", "/review 1")
     assert "This channel has no finished game to review yet." in text
     assert "Use /review, or /review 1: this channel has 1 finished game." in text
     assert "Move 1, alice took 1 1 from a winning position" not in text  # 1 1: the first player loses

@@ -39,7 +39,7 @@ async def test_the_tree_is_listed_in_chinese_for_chinese_clients(fake: FakeDisco
     assert labels == ["无禁手：五子或以上即胜", "标准：恰好五子才胜", "连珠：黑棋有禁手"]
     lang = next(o for o in commands["lang"]["options"] if o["name"] == "language")
     assert {c["value"]: c["name_localizations"]["zh-CN"] for c in lang["choices"]} == {"en": "英文（English）",
-                                                                                       "zh": "中文"}  # fmt: skip
+                                                                                       "zh": "中文"}
     take = commands["take"]
     assert take["name_localizations"]["zh-CN"] == "取"
     assert take["description_localizations"]["zh-CN"] == "拈：/take（走一步）"

@@ -39,7 +39,7 @@ def tree_for(games: dict[str, Game]) -> app_commands.CommandTree:
 def test_every_choice_offered_is_an_option_the_game_reads(game: Game) -> None:
     for option in game_options(game):
         values = [value for _, value in option.choices] or {"heaps": ["3 4 5"], "max": [3], "misere": [True, False],
-                                                            "options": []}[option.name]  # fmt: skip
+                                                            "options": []}[option.name]
         for value in values:
             words = option.words(value).split()
             game.parse_options(words)  # raises Refusal if the game does not read it

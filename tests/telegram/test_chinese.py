@@ -16,7 +16,7 @@ def chinese(world: World) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any
     """Alice and Carol read Chinese (Carol's Telegram in Traditional), Bob English."""
     api = world.api
     return (api.person(101, "Alice", "alice", "zh-hans"), api.person(102, "Bob", "bob", "en"),
-            api.person(103, "Carol", None, "zh-hant"))  # fmt: skip
+            api.person(103, "Carol", None, "zh-hant"))
 
 
 async def test_the_menu_in_every_language(world: World) -> None:
@@ -78,7 +78,7 @@ async def play_to_the_end(world: World, people: dict[str, dict[str, Any]]) -> An
         if person is None:
             continue
         move = engine.move_text(state, engine.ai(state, seat, "easy", engine.levels["easy"],
-                                                 random.Random(game.ply)).move)  # fmt: skip
+                                                 random.Random(game.ply)).move)
         await api.say(person, GROUP, f"/move {move}")
         while (await session(world)).version == game.version:  # until the bot has read it
             calls = len(api.calls)

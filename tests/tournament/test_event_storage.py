@@ -28,9 +28,9 @@ async def store(database: Path | str):
 
 def an_event(channel: str = "c:1", status: EventStatus = EventStatus.OPEN) -> Tournament:
     entries = [Entry("u:alice", "Alice", 25.5, handle="al"), Entry("bot:1", "Bot 困难", 30.0, ai_level="hard"),
-               Entry("u:张", "张伟", 12.25)]  # fmt: skip
+               Entry("u:张", "张伟", 12.25)]
     return Tournament(channel, "gomoku", "swiss", status, "u:alice", {"rounds": 3, "seats": 2, "rule": "renju"},
-                      NOW, NOW, entries=entries)  # fmt: skip
+                      NOW, NOW, entries=entries)
 
 
 async def test_an_event_reads_back_as_written(store: Storage) -> None:

@@ -85,7 +85,7 @@ class Channels:
         text = " ".join(f"<@{uid}>" for uid in pings)
         text = f"{text} {literal(reply.text)}" if text else literal(reply.text)
         allowed = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
-                                          users=[discord.Object(uid) for uid in pings])  # fmt: skip
+                                          users=[discord.Object(uid) for uid in pings])
         text, files = documented(reply, text)  # a long record goes as a file
         *before, last = chunks(text)
         for n, piece in enumerate(before):
@@ -101,7 +101,7 @@ class Channels:
         await self._tidy(channel, target, reply, int(ids[-1]))
 
     async def _tidy(self, channel: str, target: discord.PartialMessageable, reply: Reply,
-                    message_id: int) -> None:  # fmt: skip
+                    message_id: int) -> None:
         """A new board replaces the last one: the old board keeps its text but loses its picture
         and buttons, and older button messages lose their buttons."""
         if not (reply.board or reply.buttons):
