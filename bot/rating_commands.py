@@ -22,6 +22,7 @@ from bot.lobby import mentioned
 from bot.model import EVERYONE, Button, Reply
 from bot.puzzles import standing as puzzles
 from bot.rating_store import Standing
+from bot.tournament import views
 from bot.web import chat
 from engines.base import Refusal, read_number
 from render import standings as pictures
@@ -33,7 +34,7 @@ View = TypeVar("View", LeaderboardView, CardView)
 PAGE = 10
 HERE, GLOBAL = "here", "global"
 SCOPE_WORDS = {"here": HERE, "local": HERE, "这里": HERE, "本群": HERE, "global": GLOBAL, "all": GLOBAL,
-               "全部": GLOBAL, "全服": GLOBAL}  # fmt: skip
+               "全部": GLOBAL, "全服": GLOBAL}
 BUTTON_PREFIX = "0.*."  # a button of no session: anyone may press it, any time
 
 
@@ -95,14 +96,14 @@ async def leaderboard(core: Core, r: Request) -> list[Reply]:
         footer += " · " + tr(t("ratings.updating"))
     rows = [LeaderboardRow(rank=i, name=_name(s, tr), rating=f"{s.rating:.1f}", games=s.games,
                            win=f"{s.win_rate:.0%}", streak=_streak(s), ai=s.is_ai, me=s.player == me)
-            for i, s in enumerate(shown, (page - 1) * PAGE + 1)]  # fmt: skip
+            for i, s in enumerate(shown, (page - 1) * PAGE + 1)]
     headings = {k: tr(t(f"ratings.heading_{k}")) for k in ("name", "rating", "games", "win", "streak")}
     view = LeaderboardView(title=head, subtitle=where, headings=headings, rows=rows, footer=footer,
-                           empty=tr(t("ratings.leaderboard_empty")))  # fmt: skip
+                           empty=tr(t("ratings.leaderboard_empty")))
     lines = [f"{head} · {where}"]
     lines += [tr(t("ratings.leaderboard_line", rank=row["rank"], name=("🤖 " if row["ai"] else "") + row["name"],
                    rating=row["rating"], count=row["games"], win=row["win"], streak=row["streak"]))
-              for row in rows] or [view["empty"]]  # fmt: skip
+              for row in rows] or [view["empty"]]
     lines.append(footer)
     buttons = []
     for target, label in ((page - 1, "ratings.button_previous"), (page + 1, "ratings.button_next")):
@@ -122,7 +123,8 @@ async def stats(core: Core, r: Request) -> list[Reply]:
     found = await rating_store.profile(core.store, identity)
     tr = r.tr
     puzzled = await puzzles.card(core, user_id, tr)
-    if not found and puzzled is None:
+    events = await views.card(core, user_id, tr)
+    if not found and puzzled is None and events is None:
         return [Reply(tr(t("host.stats_none", name=who.name)), audience=EVERYONE)]
     name = found[0][1].name if found else who.name
     accounts = len(await rating_store.accounts_of(core.store, identity))
@@ -141,9 +143,9 @@ async def stats(core: Core, r: Request) -> list[Reply]:
             second.append(tr(t("ratings.unrated_aided", count=s.aided)))
         recent = [(result, tr(t(f"ratings.letter_{result}"))) for result in s.recent]
         cards.append(GameCard(title=tr(title(core.games[game])), rating=f"{s.rating:.1f}", change=f"{change:+.1f}",
-                              history=history, lines=[record, " · ".join(second)], recent=recent))  # fmt: skip
+                              history=history, lines=[record, " · ".join(second)], recent=recent))
         lines.append(tr(t("ratings.stats_line", game=title(core.games[game]), rating=f"{s.rating:.1f}",
-                          change=f"{change:+.1f}", record=record)))  # fmt: skip
+                          change=f"{change:+.1f}", record=record)))
         if second:
             lines.append("  " + " · ".join(second))
         if recent:
@@ -151,6 +153,9 @@ async def stats(core: Core, r: Request) -> list[Reply]:
     if puzzled is not None:
         cards.append(puzzled[0])
         lines.append(puzzled[1])
+    if events is not None:
+        cards.append(events[0])
+        lines += events[1]
     page = await chat.player_line(core, identity, tr)
     if page:
         lines[0] += "\n" + page
@@ -166,7 +171,7 @@ async def _known_as(core: Core, user_id: str, handle: str | None) -> str:
 
 
 async def _drawn(core: Core, draw: Callable[[View], bytes], view: View, lines: list[str],
-                 image_name: str, buttons: tuple[Button, ...]) -> Reply:  # fmt: skip
+                 image_name: str, buttons: tuple[Button, ...]) -> Reply:
     """The picture captioned with the first line (the header), the rest as text for the console;
     if the picture cannot be drawn, all the lines are the message."""
     try:

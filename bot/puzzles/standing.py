@@ -22,7 +22,7 @@ async def card(core: Core, user_id: str, tr: Translator) -> tuple[GameCard, str]
     line = tr(t("puzzle.stats", rating=rating, solved=found.solved, tried=found.tried))
     solved = tr(t("puzzle.stats_solved", solved=found.solved, tried=found.tried))
     return GameCard(title=tr(t("puzzle.stats_title")), rating=rating, change="", history=[], lines=[solved],
-                    recent=[]), line  # fmt: skip
+                    recent=[]), line
 
 
 async def leaderboard(core: Core, r: Request) -> list[Reply]:
@@ -32,18 +32,18 @@ async def leaderboard(core: Core, r: Request) -> list[Reply]:
     head = tr(t("puzzle.leaderboard_title"))
     rows = [LeaderboardRow(rank=i, name=s.name, rating=f"{s.skill.ordinal:.1f}", games=s.tried,
                            win=f"{s.solved / s.tried:.0%}" if s.tried else "–", streak="", ai=False,
-                           me=user == r.user.id) for i, (user, s) in enumerate(board, 1)]  # fmt: skip
+                           me=user == r.user.id) for i, (user, s) in enumerate(board, 1)]
     headings = {k: tr(t(f"ratings.heading_{k}")) for k in ("name", "rating", "games", "win", "streak")}
     headings["games"], headings["win"] = tr(t("puzzle.heading_tried")), tr(t("puzzle.heading_solved"))
     headings["streak"] = ""
     empty = tr(t("puzzle.leaderboard_empty"))
     view = LeaderboardView(title=head, subtitle=tr(t("ratings.scope_global")), headings=headings, rows=rows, footer="",
-                           empty=empty)  # fmt: skip
+                           empty=empty)
     lines = [tr(t("puzzle.leaderboard_line", rank=row["rank"], name=row["name"], rating=row["rating"],
-                  solved=s.solved, tried=s.tried)) for row, (_, s) in zip(rows, board, strict=True)]  # fmt: skip
+                  solved=s.solved, tried=s.tried)) for row, (_, s) in zip(rows, board, strict=True)]
     try:
         image = await core.pictures.call(pictures.leaderboard, view)
     except Exception:
         return [Reply("\n".join([head, *(lines or [empty])]), audience=EVERYONE)]
     return [Reply(head, image=image, image_name="leaderboard.png", text_board="\n".join(lines or [empty]),
-                  audience=EVERYONE)]  # fmt: skip
+                  audience=EVERYONE)]

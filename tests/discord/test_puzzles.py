@@ -61,7 +61,7 @@ async def test_a_puzzle_of_each_game_solved_and_rated(fake: FakeDiscord, bot: Bo
 
 
 async def test_a_wrong_move_and_a_hint_are_answered_the_better_move_to_the_player_alone(fake: FakeDiscord,
-                                                                                        bot: Bot) -> None:  # fmt: skip
+                                                                                        bot: Bot) -> None:
     channel = first_channel(fake)
     await run(fake, ALICE, "puzzle", channel, what="gomoku")
     hint = await said_to(fake, await run(fake, ALICE, "puzzle", channel, what="hint"), "Try ")

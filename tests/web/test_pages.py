@@ -11,6 +11,7 @@ import re
 from aiohttp.test_utils import TestClient, TestServer
 from PIL import Image
 
+from bot import review
 from bot.model import Event, User
 from bot.session import SessionStatus
 from bot.storage import PLACE
@@ -77,7 +78,7 @@ async def test_a_replay_has_every_position_and_its_pictures(client: TestClient, 
 
 
 async def test_dou_dizhu_hands_show_once_the_game_is_over_and_never_before(client: TestClient,
-                                                                            played: Played) -> None:  # fmt: skip
+                                                                            played: Played) -> None:
     finished = played.sessions[CONSOLE][-1]
     assert finished.game == "doudizhu" and finished.status == SessionStatus.FINISHED
     html = await page(client, f"/game/{await token_of(played, CONSOLE, -1)}")
@@ -196,3 +197,17 @@ async def test_hostile_names_of_every_kind(table: Table) -> None:
         for token in tokens:
             response = await client.get(f"/game/{token}/zh/2.png")
             assert response.status == 200 and (await response.read())[:4] == b"\x89PNG"
+
+
+async def test_a_reviewed_game_shows_its_review_and_the_site_never_starts_one(client: TestClient, site: Site,
+                                                                             played: Played) -> None:
+    token, other = await token_of(played, CONSOLE, 0), await token_of(played, CONSOLE, 1)
+    assert 'id="review"' not in await page(client, f"/game/{token}")
+    await page(client, f"/game/{token}/en/review.png", 404)  # not reviewed: nothing made on a web request
+    assert await played.store.review(played.sessions[CONSOLE][0].id or 0) is None
+    await review.reviewed(site.core, played.sessions[CONSOLE][0])  # as /review in chat does
+    html = await page(client, f"/game/{token}?lang=zh")
+    assert 'id="review"' in html and "复盘分析" in html
+    response = await client.get(f"/game/{token}/zh/review.png")
+    assert response.status == 200 and Image.open(io.BytesIO(await response.read())).width >= 400
+    assert 'id="review"' not in await page(client, f"/game/{other}")
