@@ -198,7 +198,7 @@ class Autoplay:
         tr = await self.core.languages.channel(session.channel)
         return in_language(await replies.after_move(self.core, session, tr, lines), tr)
 
-    async def _ai_move(self, game: Game, session: Session, state: Any, seat: int) -> Any:
+    async def _ai_move(self, game: Game[Any, Any], session: Session, state: Any, seat: int) -> Any:
         level = session.seats[seat].ai_level or game.default_level
         try:
             text, info = await self.core.ai.move(game.name, session.state, seat, level, ai_seed(session))

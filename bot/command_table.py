@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from bot import info, links, lobby, offers, play, rating_commands, review, watch
 from bot.core import Core, Request
@@ -160,7 +160,7 @@ ACTION_WORDS: dict[str, str] = {**{name: name for name in GAME_ACTIONS}, **_word
 COMMAND_WORDS: dict[str, str] = _command_words(WORDS)
 
 
-def game_words(games: Iterable[Game]) -> Words:
+def game_words(games: Iterable[Game[Any, Any]]) -> Words:
     """The words of the games' own commands (`move_words`, `queries`) in each language, from each
     game's catalog: `word_<command>`, the words apart by spaces, first the name (`word_pass = "过 不要"`);
     the command's own name needs no repeating. Games that add the same command share its words."""
@@ -189,7 +189,7 @@ class Vocabulary:
         return words[0] if words else None
 
 
-def vocabulary(games: Iterable[Game]) -> Vocabulary:
+def vocabulary(games: Iterable[Game[Any, Any]]) -> Vocabulary:
     """The host's words and those of `games`."""
     added = game_words(games)
     words = {language: {**WORDS.get(language, {}), **added.get(language, {})} for language in (*WORDS, *added)}

@@ -53,7 +53,7 @@ class Core:
 
     store: Storage
     ai: AIRunner
-    games: dict[str, Game]
+    games: dict[str, Game[Any, Any]]
     languages: Languages  # who reads which language
     pictures: Pictures  # drawn in worker processes, or in threads
     clock: Callable[[], float]
@@ -98,7 +98,7 @@ class Core:
                   session.status.value, session.version, ", a bot to move" if session.bot_turn else "")
         self.changed(session)
 
-    async def create(self, r: Request, game: Game, options: dict[str, Any], seats: list[Seat],
+    async def create(self, r: Request, game: Game[Any, Any], options: dict[str, Any], seats: list[Seat],
                      turn_seconds: int) -> Session:
         """A new table in the lobby; raises ChannelBusy if the channel has a game."""
         now = self.clock()
@@ -116,7 +116,7 @@ class Core:
             await self.store.set_setting(r.event.channel, PLACE, r.event.place)
         return created
 
-    def game_of(self, session: Session) -> Game:
+    def game_of(self, session: Session) -> Game[Any, Any]:
         return self.games[session.game]
 
     def ai_seat(self, seat: int, level: str, tr: Translator) -> Seat:
@@ -166,7 +166,7 @@ class Request:
                 raise Refusal("host.not_a_player")
 
 
-def bot_to_move(game: Game, session: Session) -> bool:
+def bot_to_move(game: Game[Any, Any], session: Session) -> bool:
     """Whether a bot is to move in `session` now (work for background play); a watched game's
     bot moves when its deadline comes, so only then."""
     if session.status != SessionStatus.PLAYING or (session.watched and session.deadline is not None):
@@ -175,7 +175,7 @@ def bot_to_move(game: Game, session: Session) -> bool:
     return seat is not None and session.seats[seat].played_by_ai
 
 
-def game_words(games: dict[str, Game]) -> dict[str, str]:
+def game_words(games: dict[str, Game[Any, Any]]) -> dict[str, str]:
     """The words that name each game: its name, its aliases, and its title in each language
     when that is one word (五子棋, 斗地主): `/五子棋 人机` works like `/gomoku solo`."""
     words: dict[str, str] = {}
@@ -186,7 +186,7 @@ def game_words(games: dict[str, Game]) -> dict[str, str]:
     return words
 
 
-def title_word(game: Game, language: str) -> str | None:
+def title_word(game: Game[Any, Any], language: str) -> str | None:
     """`game`'s title in `language` if it is one word that may be typed as a command (五子棋)."""
     word = translator(language)(title(game)).lower()
     return word if WORD.fullmatch(word) else None
@@ -208,7 +208,7 @@ def in_language(replies: list[Reply], tr: Translator) -> list[Reply]:
     return [r if r.language else replace(r, language=tr.language) for r in replies]
 
 
-def title(game: Game) -> Msg:
+def title(game: Game[Any, Any]) -> Msg:
     return t(f"{game.name}.title")
 
 

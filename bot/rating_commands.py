@@ -22,6 +22,7 @@ from bot.lobby import mentioned
 from bot.model import EVERYONE, Button, Reply
 from bot.puzzles import standing as puzzles
 from bot.rating_store import Standing
+from bot.tournament import views
 from bot.web import chat
 from engines.base import Refusal, read_number
 from render import standings as pictures
@@ -122,7 +123,8 @@ async def stats(core: Core, r: Request) -> list[Reply]:
     found = await rating_store.profile(core.store, identity)
     tr = r.tr
     puzzled = await puzzles.card(core, user_id, tr)
-    if not found and puzzled is None:
+    events = await views.card(core, user_id, tr)
+    if not found and puzzled is None and events is None:
         return [Reply(tr(t("host.stats_none", name=who.name)), audience=EVERYONE)]
     name = found[0][1].name if found else who.name
     accounts = len(await rating_store.accounts_of(core.store, identity))
@@ -151,6 +153,9 @@ async def stats(core: Core, r: Request) -> list[Reply]:
     if puzzled is not None:
         cards.append(puzzled[0])
         lines.append(puzzled[1])
+    if events is not None:
+        cards.append(events[0])
+        lines += events[1]
     page = await chat.player_line(core, identity, tr)
     if page:
         lines[0] += "\n" + page

@@ -104,7 +104,7 @@ async def after_move(core: Core, session: Session, tr: Translator, lines: Iterab
     return await _with_hands(core, session, tr, lines, concerned)
 
 
-def _hands_changed(game: Game, session: Session, before: Any, tr: Translator) -> set[int]:
+def _hands_changed(game: Game[Any, Any], session: Session, before: Any, tr: Translator) -> set[int]:
     """The seats whose own view (what only they see) differs before and after the last move."""
     old, new = game.from_json(before), game.from_json(session.state)
     return {s.seat for s in session.seats if game.private_lines(old, s.seat, tr) != game.private_lines(new, s.seat, tr)}
@@ -143,7 +143,7 @@ async def hand(core: Core, session: Session, seat: int, tr: Translator) -> Reply
                        names={player.user_id: player.name} if player.user_id else {})
 
 
-async def drawn(core: Core, game: Game, view: Any, ctx: RenderContext, tr: Translator, text: str, *,
+async def drawn(core: Core, game: Game[Any, Any], view: Any, ctx: RenderContext, tr: Translator, text: str, *,
                 audience: Audience, **fields: Any) -> Reply:
     """A reply for `audience` with the picture of `view`, and its text board for the console. If the
     picture cannot be drawn, the error is logged and the text board takes its place in the text."""
@@ -177,7 +177,7 @@ def _result_lines(session: Session, outcome: Outcome, tr: Translator) -> list[st
     return lines
 
 
-def _board_buttons(session: Session, tr: Translator, game: Game, state: Any,
+def _board_buttons(session: Session, tr: Translator, game: Game[Any, Any], state: Any,
                    to_move: int | None) -> tuple[Button, ...]:
     if session.status == SessionStatus.FINISHED:
         review = button(tr, session, "review.button", "review")

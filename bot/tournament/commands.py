@@ -92,7 +92,7 @@ async def join(core: Core, r: Request) -> list[Reply]:
         if level not in game.levels:
             raise Refusal("tournament.bad_level", levels=", ".join(game.levels))
         bots = sum(e.bot for e in event.entries) + 1
-        name = f"{r.tr(t('host.ai_name', level=level))} {bots}"
+        name = r.tr(t("tournament.bot_name", number=bots, level=level))
         entry = await _entry(core, event.game, f"{BOT}{bots}", name, level=level)
     else:
         if event.entry(r.user.id) is not None:

@@ -14,6 +14,7 @@ from bot.tournament import pairing
 from bot.tournament.model import EventGame, Tournament
 from engines.base import Msg
 from render import tournament as pictures
+from render.standings import GameCard
 
 log = logging.getLogger(__name__)
 
@@ -141,3 +142,24 @@ async def after_round(core: Core, event: Tournament, tr: Translator, final: bool
         view, lines = podium_view(core, event, tr)
         said.append(await drawn(core, pictures.podium, view, lines, "podium.png"))
     return said
+
+
+async def card(core: Core, user_id: str, tr: Translator) -> tuple[GameCard, list[str]] | None:
+    """`user_id`'s tournaments for the `/stats` picture (the latest ones: place, points, how it
+    stands) and its lines of text; None before their first."""
+    events = await core.store.events_of(user_id)
+    if not events:
+        return None
+    lines = []
+    for event in events:
+        table = pairing.standings(event.everyone(), event.played())
+        mine = next((s for s in table if s.id == user_id), None)
+        status = tr(t(f"tournament.status_{event.status.value}"))
+        lines.append(tr(t("tournament.stats_line", event=name(core, event), rank=mine.rank if mine else "–",
+                          count=len(event.entries), points=number(mine.points) if mine else "0",
+                          status=status)))  # fmt: skip
+    won = sum(1 for e in events if e.status.value == "finished" and
+              pairing.standings(e.everyone(), e.played())[0].id == user_id)  # fmt: skip
+    shown = GameCard(title=tr(t("tournament.stats_title")), rating=str(len(events)),
+                     change=tr(t("tournament.stats_won", count=won)), history=[], lines=lines[:2], recent=[])
+    return shown, [tr(t("tournament.stats_header")), *("  " + line for line in lines)]

@@ -72,8 +72,9 @@ def review(record: Record, work: int | None = None) -> Review:
             chances[ply + 1], exact[ply + 1] = (1.0 if after else 0.0), True
             if before == mine and after != mine and better is not None:
                 name = game.move_text(state, to_move(better))
+                key = "review.doudizhu_passed_endgame" if played is None else "review.doudizhu_lost_endgame"
                 mistakes.append(Mistake(ply, seat, game.move_text(state, move), name, 1.0, True,
-                                        msg("review.doudizhu_lost_endgame", move=game.move_name(state, move),
+                                        msg(key, move=game.move_name(state, move),
                                             better=game.move_name(state, to_move(better)))))
             continue
         rates, spent = _playouts(state, seat, played, rng, PLAYOUTS)
@@ -90,7 +91,8 @@ def review(record: Record, work: int | None = None) -> Review:
         used += spent
         loss = again[1][0] - again[0][0]
         if loss >= ESTIMATE_LOSS:
-            said = msg("review.doudizhu_estimate", move=game.move_name(state, move),
+            key = "review.doudizhu_estimate_pass" if played is None else "review.doudizhu_estimate"
+            said = msg(key, move=game.move_name(state, move),
                        better=game.move_name(state, to_move(best)), played=round(100 * again[0][0]),
                        rate=round(100 * again[1][0]))
             mistakes.append(Mistake(ply, seat, game.move_text(state, move), game.move_text(state, to_move(best)),

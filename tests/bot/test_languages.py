@@ -149,7 +149,7 @@ async def test_chinese_words_play_a_game(table: Table) -> None:
     assert "Alice 从第 2 堆取走 2 颗。" in said(moved)
     over = await host.handle(Event(table.channel, BOB, "/认输", locale=zh))
     assert "🏆 Alice 获胜：Bob 认输。" in said(over)
-    assert [b.label for b in over[0].buttons] == ["再来一局"]
+    assert [b.label for b in over[0].buttons] == ["再来一局", "分析"]
 
 
 async def test_a_person_we_never_heard_from_reads_the_channels_language(table: Table) -> None:

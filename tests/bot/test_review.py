@@ -75,7 +75,7 @@ async def test_a_dou_dizhu_endgame_error_is_found_exactly(table: Table, monkeypa
     session = await table.session()
     assert session.status.value == "finished"
     text = await table.text(CAROL, "/review")
-    assert text.startswith("Move 39, Alice played pass and turned a won endgame into a lost one (2 kept the win")
+    assert text.startswith("Move 39, Alice passed and turned a won endgame into a lost one (2 kept the win")
     assert "Bob won from there." in text
 
 

@@ -49,7 +49,7 @@ class Option:
     words: Callable[[Any], str] = str  # the value as the host reads it ("" adds nothing)
 
 
-def game_options(game: Game) -> list[Option]:
+def game_options(game: Game[Any, Any]) -> list[Option]:
     """The options of `/<game> start|challenge|solo` beyond the people, level and timer, as the
     game declares them (`Game.options`)."""
     found = []
@@ -77,7 +77,7 @@ def game_options(game: Game) -> list[Option]:
 class Commands:
     """Builds the command tree for the host's games; `run` answers every command."""
 
-    def __init__(self, tree: app_commands.CommandTree, games: dict[str, Game], tr: Translator, run: Run,
+    def __init__(self, tree: app_commands.CommandTree, games: dict[str, Game[Any, Any]], tr: Translator, run: Run,
                  suggest_moves: Callable[[discord.Interaction, str, str],
                                          Awaitable[list[tuple[str, str]]]]) -> None:
         self.tree = tree
@@ -95,7 +95,7 @@ class Commands:
             self.tree.add_command(command)
 
     # --- /<game> start|challenge|solo|rules|leaderboard -----------------------------------
-    def _game_group(self, game: Game) -> app_commands.Group:
+    def _game_group(self, game: Game[Any, Any]) -> app_commands.Group:
         title = t(f"{game.name}.title")
         group = app_commands.Group(name=locale_str(game.name, game=game),
                                    description=self._say(t("commands.game", game=title)))
