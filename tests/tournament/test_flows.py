@@ -110,7 +110,7 @@ async def test_a_knockout_with_a_draw_plays_a_decider(tmp_path: Path) -> None:
         podium = next(r for r in table.delivered if r.image_name == "podium.png")
         assert podium.text_board.startswith("1. Bob")
         stats = (await table.say(BOB, "/stats"))[0]
-        assert "Gomoku knockout: 1 of 2 · 1.5 pts · over" in (stats.text_board or stats.text)
+        assert "Gomoku knockout: 1 of 2 · score 1.5 · over" in (stats.text_board or stats.text)
         assert stats.image is not None
     finally:
         await close_table(table)
