@@ -77,7 +77,7 @@ MUTATIONS = [
     # --- background play ---
     m("autoplay.no_timer_loop", "bot/autoplay.py", "        self.spawn(self._timer_loop())", "        pass",
       "tests/bot/test_timers.py", "the timer loop never starts"),
-    m("autoplay.backoff_constant", "bot/autoplay.py", "FIRST_BACKOFF * 2 ** min(failures - 1, 30)", "FIRST_BACKOFF",
+    m("supervised.backoff_constant", "bot/supervised.py", "FIRST_BACKOFF * 2 ** min(failures - 1, 30)", "FIRST_BACKOFF",
       "tests/bot/test_supervision.py", "the back-off does not double"),
     m("autoplay.three_forfeit", "bot/autoplay.py", "        if len(session.seats) == 2:", "        if True:",
       "tests/bot/test_timers.py tests/bot/test_flows.py", "in a game of three a time-out loses the game"),
@@ -266,7 +266,7 @@ def run(mutation: Mutation, tree: Path) -> tuple[str, float]:
     started = time.monotonic()
     try:
         done = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p",
-                               "no:warnings", *mutation.tests], cwd=tree, capture_output=True, timeout=TIMEOUT)  # fmt: skip
+                               "no:warnings", *mutation.tests], cwd=tree, capture_output=True, timeout=TIMEOUT)
         outcome = "survived" if done.returncode == 0 else "killed"
     except subprocess.TimeoutExpired:
         outcome = "killed"
@@ -298,7 +298,7 @@ def main() -> None:
     rate = len(outcomes["survived"]) / counted if counted else 0.0
     print(f"\n{counted} mutations, {len(outcomes['killed'])} killed, {len(outcomes['survived'])} survived "
           f"(survival rate {rate:.0%}), {len(outcomes['stale'])} stale, {len(outcomes['broken'])} broken; "
-          f"{time.monotonic() - started:.0f} s")  # fmt: skip
+          f"{time.monotonic() - started:.0f} s")
     for name in outcomes["survived"]:
         print(f"  survived: {name}")
 

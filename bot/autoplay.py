@@ -15,7 +15,7 @@ lease lost to a slow process) commits once: the session's version says so.
 
 Nothing here may stop for good: the host has no one to report to but the log. A
 failing pass of the timer loop (the database locked by another process, say) is
-logged and tried again after a back-off that doubles up to `MOST_BACKOFF`; a
+logged and tried again after a back-off (`bot.supervised`: 1 s doubling to 60 s); a
 failing bot turn is logged and tried again the same way, by the timer loop. Times
 are on the host's clock, so tests move an injected clock instead of waiting; leases
 are on the database's. Cancellation (`stop`) is never caught.
@@ -38,6 +38,7 @@ from bot.i18n import Translator, t
 from bot.info import ai_seed
 from bot.model import EVERYONE, Reply
 from bot.session import Session, SessionStatus
+from bot.supervised import Failed, Wake, backoff, supervise
 from engines.base import Game, Msg
 
 log = logging.getLogger(__name__)
@@ -47,17 +48,12 @@ fallback_log = logging.getLogger(f"{__name__}.fallback")
 Deliver = Callable[[str, list[Reply]], Awaitable[None]]
 IDLE_WAIT = 60.0  # seconds the timer loop sleeps when no deadline is near (and it is the only process)
 LEASE = 5.0  # seconds a process holds a piece of work without renewing it
-FIRST_BACKOFF, MOST_BACKOFF = 1.0, 60.0  # seconds after a failure before trying again, doubling
-
-
-def backoff(failures: int) -> float:
-    """The wait after `failures` failures in a row."""
-    return min(MOST_BACKOFF, FIRST_BACKOFF * 2 ** min(failures - 1, 30))
+MOST_LINES = 6  # moves said in one message when bots play several in a row
 
 
 class Autoplay:
     def __init__(self, core: Core, deliver: Deliver, lease: float = LEASE,
-                 platforms: Callable[[], Iterable[str]] | None = None) -> None:  # fmt: skip
+                 platforms: Callable[[], Iterable[str]] | None = None) -> None:
         self.core = core
         self.deliver = deliver
         # The platforms this process can speak to: it takes on work in their channels only.
@@ -72,7 +68,7 @@ class Autoplay:
         self._failures: dict[int, int] = {}  # session id -> its bot turns that failed in a row
         self._expiring: set[int] = set()  # sessions whose timer this process is acting on
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._wake = asyncio.Event()
+        self._wake = Wake()
 
     async def start(self) -> None:
         """Resume every bot turn that was pending (and no other process holds), and the timers."""
@@ -151,7 +147,7 @@ class Autoplay:
         failures = self._failures[session_id] = self._failures.get(session_id, 0) + 1
         self._retry[session_id] = self.core.clock() + backoff(failures)
         log.exception("a bot turn in session %s failed (%d in a row); trying again in %g s",
-                      session_id, failures, backoff(failures))  # fmt: skip
+                      session_id, failures, backoff(failures))
         self._wake.set()  # the timer loop sleeps until then at most
 
     async def _look_again(self, session_id: int) -> None:
@@ -186,8 +182,9 @@ class Autoplay:
                 lines += await play.apply(core, current, seat, chosen, by_ai=True)
                 played += 1
                 next_seat = game.to_move(game.from_json(current.state)) \
-                    if current.status == SessionStatus.PLAYING else None  # fmt: skip
-                if next_seat is None or not current.seats[next_seat].played_by_ai or current.watched:
+                    if current.status == SessionStatus.PLAYING else None
+                lines = lines[-MOST_LINES:]  # bots playing each other at once: the last moves are said
+                if next_seat is None or not current.seats[next_seat].played_by_ai or current.deadline is not None:
                     await self.deliver(current.channel, await self._after_move(current, lines))
                     lines = []
         if lines and session is not None:
@@ -201,51 +198,31 @@ class Autoplay:
         tr = await self.core.languages.channel(session.channel)
         return in_language(await replies.after_move(self.core, session, tr, lines), tr)
 
-    async def _ai_move(self, game: Game, session: Session, state: Any, seat: int) -> Any:
+    async def _ai_move(self, game: Game[Any, Any], session: Session, state: Any, seat: int) -> Any:
         level = session.seats[seat].ai_level or game.default_level
         try:
             text, info = await self.core.ai.move(game.name, session.state, seat, level, ai_seed(session))
             log.debug("session %s: the %s AI (%s) plays %r for seat %d (%s units, %.2f s CPU%s)", session.id,
                       game.name, level, text, seat, info.get("work", "?"), info.get("cpu", 0.0),
-                      f", {info['reason']}" if info.get("reason") else "")  # fmt: skip
+                      f", {info['reason']}" if info.get("reason") else "")
             return game.parse_move(state, seat, text)
         except Exception:
             # Never leave a game stuck: a legal move beats no move. The tests keep this path unused.
             fallback_log.exception("the %s AI failed in session %s; playing its first legal move",
-                                   game.name, session.id)  # fmt: skip
+                                   game.name, session.id)
             return game.legal_moves(state, seat)[0]
 
     # --- timers ------------------------------------------------------------------------
     async def _timer_loop(self) -> None:
-        core = self.core
-        failures = 0  # failed passes in a row
-        while True:
-            try:
-                failed = await self.expire_due()
-                next_deadline = await core.store.next_deadline()
-            except Exception:
-                log.exception("the timer loop failed")
-                failed, next_deadline = 1, None
-            failures = failures + 1 if failed else 0
-            if failures:
-                log.warning("the timer loop tries again in %g s (%d failed passes in a row)",
-                            backoff(failures), failures)  # fmt: skip
-                # Woken meanwhile, it goes back to sleep until the back-off is over on the host's clock.
-                until = core.clock() + backoff(failures)
-                while core.clock() < until:
-                    await self._sleep(until - core.clock())
-            else:
-                soonest = min([d for d in (next_deadline, *self._retry.values()) if d is not None], default=None)
-                await self._sleep(self.poll if soonest is None else min(self.poll, max(0.0, soonest - core.clock())))
+        await supervise(self._timer_pass, self._wake, self.core.clock, self.poll, _timer_failed)
 
-    async def _sleep(self, seconds: float) -> None:
-        """Until `seconds` have passed or something wakes the loop."""
-        # asyncio.timeout, not wait_for: in Python 3.11 wait_for can swallow a cancellation
-        # that arrives as the event is set, and stop() would wait for this loop forever.
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(seconds + 0.01):
-                await self._wake.wait()
-        self._wake.clear()
+    async def _timer_pass(self) -> float | None:
+        """Act on the timers that are due; when the next deadline or retry is (None: none known)."""
+        failed = await self.expire_due()
+        next_deadline = await self.core.store.next_deadline()
+        if failed:
+            raise Failed  # some timers failed (each logged): rest the back-off
+        return min([d for d in (next_deadline, *self._retry.values()) if d is not None], default=None)
 
     async def expire_due(self) -> int:
         """Claim the sessions with work no live process holds, and act on them: close lobbies,
@@ -311,3 +288,9 @@ class Autoplay:
         session.deadline = None
         await core.commit(session)
         return [Reply(tr(t("host.away", name=name)), audience=EVERYONE)]
+
+
+def _timer_failed(failures: int, error: Exception) -> None:
+    if not isinstance(error, Failed):
+        log.error("the timer loop failed", exc_info=error)
+    log.warning("the timer loop tries again in %g s (%d failed passes in a row)", backoff(failures), failures)

@@ -14,7 +14,7 @@ claims the rows that are due with a lease (`Storage.outbox_claim`: on PostgreSQL
 SKIP LOCKED`, so processes claiming at once take different rows; on SQLite one process) and
 sends them in the order of their channel's commits, skipping what was already sent, then
 deletes them. A row that fails again waits longer (doubling, on the host's clock, up to
-`MOST_BACKOFF`, or as long as the platform said to wait); a refusal that will not change
+`bot.supervised.MOST_BACKOFF`, or as long as the platform said to wait); a refusal that will not change
 (`Undeliverable`: the channel is gone, the bot may not post there) or a row older than
 `GIVE_UP` is dropped with an error in the log. A row whose replies were never written (its
 process died between the commit and the sending, or the command failed after committing) is
@@ -41,9 +41,11 @@ from dataclasses import fields
 from datetime import timedelta
 from typing import Any
 
+from bot.core import Owed
 from bot.model import EVERYONE, Button, Everyone, Reply
 from bot.session import Notice, Outgoing
 from bot.storage import Storage
+from bot.supervised import Wake, backoff, supervise
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +58,6 @@ Publish = Callable[[str, Reply, list[str], str], Awaitable[None]]
 Regenerate = Callable[[Outgoing], Awaitable[list[Reply]]]
 Lock = Callable[[str], contextlib.AbstractAsyncContextManager[Any]]
 
-FIRST_BACKOFF, MOST_BACKOFF = 1.0, 60.0  # seconds (host's clock) before a refused row is tried again, doubling
 GIVE_UP = 24 * 3600.0  # seconds after its commit a row still refused is dropped (logged)
 IDLE_WAIT = 60.0  # seconds the deliverer sleeps with nothing due that it knows of (one process)
 STOP_WAIT = 10.0  # seconds a stopping deliverer may take to finish what it is sending
@@ -76,10 +77,6 @@ class Undeliverable(Exception):
     """The platform refused a reply for good (the channel is gone, the bot may not post there)."""
 
 
-def backoff(attempts: int) -> float:
-    return min(MOST_BACKOFF, FIRST_BACKOFF * 2 ** min(attempts - 1, 30))
-
-
 def waiting(attempts: int, error: BaseException) -> float:
     """Seconds before trying again: the back-off, or longer if the platform said how long to wait
     (Telegram's RetryAfter carries `retry_after`, in seconds or as a timedelta)."""
@@ -93,9 +90,9 @@ def public(reply: Reply) -> bool:
     return isinstance(reply.audience, Everyone)
 
 
-class Outbox:
+class Outbox(Owed):
     def __init__(self, store: Storage, clock: Callable[[], float], owner: str, lease: float, regenerate: Regenerate,
-                 lock: Lock) -> None:  # fmt: skip
+                 lock: Lock) -> None:
         self.store = store
         self.clock = clock
         self.owner = owner  # whose leases (the host's autoplay's: one owner per process)
@@ -106,7 +103,7 @@ class Outbox:
         self.busy: set[str] = set()  # rows this process is building or sending
         self.poll = lease / 3 if store.shared else IDLE_WAIT
         self._soonest: float | None = None  # the next due time this process knows of
-        self._wake = asyncio.Event()
+        self._wake = Wake()
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
 
@@ -189,7 +186,7 @@ class Outbox:
         return settled
 
     async def _publish(self, channel: str, replies: list[Reply], sent: list[dict[str, Any]], key: str,
-                       progress: bool = False) -> None:  # fmt: skip
+                       progress: bool = False) -> None:
         """Each reply not sent yet; `sent` keeps, per reply, the message ids and whether it is done
         (recorded in the row `key` after each reply when `progress`: the row holds the replies)."""
         publish = self.publishers.get(channel.partition(":")[0])
@@ -228,7 +225,7 @@ class Outbox:
             await self.store.outbox_release(self.owner)  # another process may take the rows over at once
         except Exception as error:
             log.warning("could not give up this process's outbox leases (%s); they run out in %g s", _said(error),
-                        self.lease)  # fmt: skip
+                        self.lease)
 
     def wake(self) -> None:
         self._wake.set()
@@ -247,36 +244,18 @@ class Outbox:
         return await self.store.outbox_backlog()
 
     async def _loop(self) -> None:
-        failures = 0
-        while not self._stopping:
-            try:
-                await self.deliver_due()
-                # what waits, in this process or not; a row due but not taken (a dead process's lease, which
-                # runs out on the database's clock) is looked at again in a third of a lease, not IDLE_WAIT
-                now = self.clock()
-                soonest = await self.store.outbox_next(now, now + self.lease / 3)
-                if soonest is not None:
-                    self._due(soonest)
-                failures = 0
-            except Exception:
-                failures += 1
-                log.exception("the outbox's deliverer failed (%d in a row); trying again in %g s",
-                              failures, backoff(failures))  # fmt: skip
-            if self._stopping:
-                return
-            if failures:
-                until = self.clock() + backoff(failures)
-                while self.clock() < until and not self._stopping:
-                    await self._sleep(until - self.clock())
-            else:
-                soonest = self._soonest
-                await self._sleep(self.poll if soonest is None else min(self.poll, max(0.0, soonest - self.clock())))
+        await supervise(self._pass, self._wake, self.clock, self.poll, _deliverer_failed, lambda: self._stopping)
 
-    async def _sleep(self, seconds: float) -> None:
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(seconds + 0.01):
-                await self._wake.wait()
-        self._wake.clear()
+    async def _pass(self) -> float | None:
+        """Deliver what is due; when this process's next refused row is due (None: none known)."""
+        await self.deliver_due()
+        # what waits, in this process or not; a row due but not taken (a dead process's lease, which
+        # runs out on the database's clock) is looked at again in a third of a lease, not IDLE_WAIT
+        now = self.clock()
+        soonest = await self.store.outbox_next(now, now + self.lease / 3)
+        if soonest is not None:
+            self._due(soonest)
+        return self._soonest
 
     async def deliver_due(self) -> int:
         """Claim the rows that are due and send them, each channel's in order; how many were sent.
@@ -322,16 +301,21 @@ class Outbox:
             attempts = row.attempts + 1
             if now - row.created_at > GIVE_UP:
                 log.error("%s refused outbox row %s for %g s (%s); dropped", row.channel, row.key, GIVE_UP,
-                          _said(error))  # fmt: skip
+                          _said(error))
             else:
                 log.warning("%s refused outbox row %s again (%d tries: %s); trying again in %g s", row.channel,
-                            row.key, attempts, _said(error), waiting(attempts, error))  # fmt: skip
+                            row.key, attempts, _said(error), waiting(attempts, error))
                 await self.store.outbox_hold(row.key, encode(replies), sent, attempts,
-                                             now + waiting(attempts, error))  # fmt: skip
+                                             now + waiting(attempts, error))
                 self._due(now + waiting(attempts, error))
                 return False
         await self.store.outbox_done([row.key])
         return True
+
+
+def _deliverer_failed(failures: int, error: Exception) -> None:
+    log.error("the outbox's deliverer failed (%d in a row); trying again in %g s", failures, backoff(failures),
+              exc_info=error)
 
 
 def _said(error: BaseException) -> str:

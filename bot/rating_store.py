@@ -24,12 +24,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot import rating_model
-from bot.outbox import backoff
 from bot.storage import PLACE, Storage
 from bot.storage.rebuilt import paced
+from bot.supervised import backoff
 
 __all__ = ["PLACE", "Rerater", "Standing", "accounts_of", "board", "catch_up", "identity_of", "profile", "rebuild",
-           "updating"]  # fmt: skip
+           "updating"]
 log = logging.getLogger(__name__)
 HISTORY = 20  # rating changes shown in /stats
 
@@ -63,7 +63,7 @@ class Rerater:
     step after step, resting between them as long as each took: `paced`): woken when this process links
     or unlinks accounts, and every `poll` seconds (another process may have asked, or died
     holding a build, whose lease then runs out). A failing step is logged and tried again
-    after the outbox's back-off (1 s doubling to 60 s)."""
+    after the back-off (`bot.supervised`: 1 s doubling to 60 s)."""
 
     def __init__(self, store: Storage, owner: str, lease: float, poll: float) -> None:
         self.store, self.owner, self.lease, self.poll = store, owner, lease, poll

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
+import engines
 from bot.ai import AIRunner
-from bot.command_table import ACTION_WORDS, COMMAND_WORDS, GAME_ACTIONS, HOST_COMMANDS, WORDS, parse
+from bot.command_table import ACTION_WORDS, GAME_ACTIONS, HOST_COMMANDS, parse, vocabulary
 from bot.config import load
 from bot.host import Host
 from bot.model import EVERYONE, Event, NotSecret, Private, Reply, User
@@ -21,6 +22,7 @@ from render.base import RenderContext
 from tests.conftest import ALICE, BOB, CAROL, Clock, Table, person
 
 GAMES = {"nim": "nim", "拈": "nim", "gomoku": "gomoku", "五子棋": "gomoku"}
+VOCABULARY = vocabulary(engines.all_games().values())  # the host's words and the games'
 MOD = person("mona", moderator=True)
 
 
@@ -99,7 +101,7 @@ async def test_hidden_hands_go_to_each_person_in_their_language(tmp_path: Path) 
         languages = {r.reader: (r.language, json.loads(r.image)["language"], r.text.split("，")[-1]) for r in hands}
         assert languages == {ALICE.id: ("zh", "zh", "这是你的手牌（只有你看得到）。"),
                              BOB.id: ("en", "en", "Your hand, Bob (only you see this)."),
-                             CAROL.id: ("zh", "zh", "这是你的手牌（只有你看得到）。")}  # fmt: skip
+                             CAROL.id: ("zh", "zh", "这是你的手牌（只有你看得到）。")}
         assert "hand:" in hands[1].text_board and "手牌" in hands[0].text_board
     finally:
         await host.stop()
@@ -123,15 +125,15 @@ def test_chinese_command_words_are_read_as_the_commands() -> None:
     assert parse("/五子棋 开局 19", GAMES) == Command("start", "gomoku", ("19",), (), "五子棋")
     assert parse("/五子棋 开始", GAMES).name == "start"  # type: ignore[union-attr]  # after a game: an action
     assert parse("/开始", GAMES).name == "go"  # type: ignore[union-attr]  # alone: /go
-    assert parse("/过", GAMES).name == "pass"  # type: ignore[union-attr]
+    assert parse("/过", GAMES, words=VOCABULARY.commands).name == "pass"  # type: ignore[union-attr]
     assert isinstance(parse("/认输吧", GAMES), ParseError)
 
 
 def test_every_command_has_a_chinese_name_of_its_own() -> None:
-    names = [words[0] for words in WORDS["zh"].values()]
+    names = [words[0] for words in VOCABULARY.words["zh"].values()]
     assert len(names) == len(set(names))
     assert set(ACTION_WORDS.values()) == set(GAME_ACTIONS)
-    assert set(HOST_COMMANDS) <= set(COMMAND_WORDS.values())
+    assert set(HOST_COMMANDS) <= set(VOCABULARY.commands.values())
 
 
 async def test_chinese_words_play_a_game(table: Table) -> None:
@@ -147,7 +149,7 @@ async def test_chinese_words_play_a_game(table: Table) -> None:
     assert "Alice 从第 2 堆取走 2 颗。" in said(moved)
     over = await host.handle(Event(table.channel, BOB, "/认输", locale=zh))
     assert "🏆 Alice 获胜：Bob 认输。" in said(over)
-    assert [b.label for b in over[0].buttons] == ["再来一局"]
+    assert [b.label for b in over[0].buttons] == ["再来一局", "分析"]
 
 
 async def test_a_person_we_never_heard_from_reads_the_channels_language(table: Table) -> None:

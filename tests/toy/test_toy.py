@@ -12,7 +12,7 @@ from PIL import Image
 
 import engines
 from bot.adapters.console import Console
-from tests.conftest import Clock, close_table, open_table
+from tests.conftest import ALICE, BOB, Clock, close_table, open_table
 from tests.console.test_console import lines
 from tests.discord.conftest import board_saying, run, start_bot
 from tests.discord.fake import ALICE as D_ALICE
@@ -48,7 +48,7 @@ async def test_console_two_people_play_it_to_a_win(tmp_path: Path) -> None:
         await console.run(lines(
             table.host, "/tictactoe start first=o", "/as bob", "join", "b2", "/as alice", "a1", "/as bob", "a2",
             "/as alice", "c3", "/as bob", "c2", "/help", "/rules tictactoe",
-        ))  # fmt: skip
+        ))
     finally:
         await close_table(table)
     text = "\n".join(out)
@@ -59,11 +59,27 @@ async def test_console_two_people_play_it_to_a_win(tmp_path: Path) -> None:
     picture_ok((sorted((tmp_path / "pictures").glob("*.png"))[-1]).read_bytes())
 
 
+async def test_its_own_word_is_read_in_both_languages_from_its_catalog(tmp_path: Path) -> None:
+    """/mark is the game's (`move_words`), 画 its Chinese word (`word_mark` in its catalog): the host lists neither."""
+    table = await open_table(tmp_path / "w.db", Clock())
+    try:
+        await table.say(ALICE, "/tictactoe start")
+        await table.say(BOB, "/join")
+        await table.say(ALICE, "/画 b2")
+        await table.say(BOB, "/mark a1")
+        session = await table.session()
+        assert [m.move for m in await table.store.moves(session.id)] == ["b2", "a1"]
+    finally:
+        await close_table(table)
+
+
 async def test_discord_its_slash_commands_and_a_game_against_the_bot(tmp_path: Path) -> None:
     fake = FakeDiscord()
     await fake.start()
     bot = await start_bot(fake, tmp_path / "d.db")
     try:
+        commands = {c["name"]: c for c in next(iter(fake.commands.values()))}
+        assert commands["mark"]["name_localizations"]["zh-CN"] == "画"
         channel = next(iter(fake.channels))
         await run(fake, D_ALICE, "tictactoe solo", channel, level="easy", first="x")
         await board_saying(fake, channel, "Alice, your move.")
@@ -93,7 +109,7 @@ async def test_telegram_a_challenge_played_to_a_draw(tmp_path: Path) -> None:
         await api.wait(lambda: api.of("sendPhoto", chat_id=GROUP))
         # X: b2 c3 a2 b3 c1, O: a1 a3 c2 b1: nobody has three in a row.
         moves = [("alice", "b2"), ("bob", "a1"), ("alice", "c3"), ("bob", "a3"), ("alice", "a2"), ("bob", "c2"),
-                 ("alice", "b3"), ("bob", "b1"), ("alice", "c1")]  # fmt: skip
+                 ("alice", "b3"), ("bob", "b1"), ("alice", "c1")]
         for played, (who, square) in enumerate(moves, 1):
             await api.say(getattr(world, who), GROUP, f"/move {square}")
             # Each move edits the table message in place.

@@ -53,6 +53,7 @@ class TicTacToe(Game[State, int]):
     default_level = "hard"
     hint_level = "hard"
     offers = frozenset({"undo", "draw", "restart"})
+    move_words = {"mark": ""}  # /mark b2, and in Chinese its catalog's word: /画 b2
 
     def new_state(self, options: dict[str, JSON], seats: int, seed: int) -> State:
         return State(("",) * 9, first=MARKS.lower().index(options.get("first") or "x"))
