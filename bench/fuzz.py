@@ -273,7 +273,7 @@ def arguments(rng: random.Random, ch: Channel, name: str, codes: list[str]) -> l
         return [f"@{rng.choice(ch.people).handle}"]
     if name == "leaderboard":
         return [w for w in (rng.choice([None, *WORDS_OF_GAMES]), rng.choice([None, "here", "global"]),
-                            rng.choice([None, "2", "0", "99"])) if w]  # fmt: skip
+                            rng.choice([None, "2", "0", "99"])) if w]
     if name == "replay":
         return [rng.choice(("0", "1", "3", "10", "-1", "²", "99999", "1" * 30))] if rng.random() < 0.8 else []
     if name == "board":
@@ -350,7 +350,7 @@ class Fuzz:
     async def open(self) -> None:
         self.store = await open_storage(self.args.db)
         self.host = Host(self.store, self.ai, clock=self.clock, pictures=self.pictures,  # type: ignore[arg-type]
-                         bot_name="gamehost_bot")  # fmt: skip
+                         bot_name="gamehost_bot")
         for platform in (CONSOLE, DISCORD, TELEGRAM):
             self.host.attach(platform, self.deliver)
 
@@ -423,7 +423,7 @@ class Fuzz:
         user = rng.choice(ch.people) if rng.random() < 0.95 else rng.choice(list(self.people.values()))
         self.clock.now += rng.random() * 2
         kind = rng.choices(("play", "junk", "command", "game", "button", "time", "long", "restart"),
-                           (26, 45, 15, 4, 8, 1, 0.2, 0.02))[0]  # fmt: skip
+                           (26, 45, 15, 4, 8, 1, 0.2, 0.02))[0]
         self.found.kinds[kind] += 1
         if kind == "play":
             await self.play(ch)
@@ -447,7 +447,7 @@ class Fuzz:
                 await self.host.expire_due()
             except Exception:
                 self.found.escape("expire_due: " + traceback.format_exc().splitlines()[-1][:150], "time passes",
-                                  traceback.format_exc())  # fmt: skip
+                                  traceback.format_exc())
             await self.settle("time passes")
         elif kind == "long":
             length = rng.choice((1001, 5000, 20_000, 100_000))
@@ -503,7 +503,7 @@ class Fuzz:
         user = self.people[player.user_id]
         if rng.random() < 0.04:  # the others' words now and then: offers, resign, look-ups
             word = rng.choice(("/undo", "/draw", "/restart", "/resign", "/hint", "/hand", "/board", "/record",
-                               "/back", "/accept", "/decline", "/rematch"))  # fmt: skip
+                               "/back", "/accept", "/decline", "/rematch"))
             who = self.people.get(rng.choice(session.seats).user_id or "", user)
             await self.handle(self.event(ch, who, word))
             return
@@ -526,7 +526,7 @@ class Fuzz:
             if keys:
                 found.invariants.append(f"foreign_key_check: {keys[:5]}")
             doubled = conn.execute("SELECT channel, COUNT(*) FROM sessions WHERE status IN ('lobby', 'playing') "
-                                   "GROUP BY channel HAVING COUNT(*) > 1").fetchall()  # fmt: skip
+                                   "GROUP BY channel HAVING COUNT(*) > 1").fetchall()
             for channel, count in doubled:
                 found.invariants.append(f"{channel} has {count} active sessions")
             ids = [row[0] for row in conn.execute("SELECT id FROM sessions WHERE state IS NOT NULL ORDER BY id")]
@@ -542,7 +542,7 @@ class Fuzz:
             moves = await self.store.moves(session_id)
             if [m.ply for m in moves] != list(range(len(moves))) or len(moves) != session.ply:
                 found.invariants.append(f"session {session_id}: plies {[m.ply for m in moves][:8]}… "
-                                        f"but ply {session.ply}")  # fmt: skip
+                                        f"but ply {session.ply}")
                 continue
             try:
                 state = game.to_json(replay(game, session, moves))
@@ -572,7 +572,7 @@ def report(fuzz: Fuzz, events: int, seconds: float, out: Any = None) -> bool:
     found = fuzz.found
     errors = fuzz.errors.records
     print(f"\n{events} events in {seconds:.1f} s: {events / max(seconds, 1e-9):.0f} events/s "
-          f"(seed {fuzz.args.seed}, {len(fuzz.channels)} channels, {len(fuzz.people)} people)", file=out)  # fmt: skip
+          f"(seed {fuzz.args.seed}, {len(fuzz.channels)} channels, {len(fuzz.people)} people)", file=out)
     print("events by kind: " + ", ".join(f"{k} {v}" for k, v in found.kinds.most_common()), file=out)
     conn = sqlite3.connect(fuzz.args.db)
     games = conn.execute("SELECT game, status, COUNT(*) FROM sessions GROUP BY game, status ORDER BY 1, 2").fetchall()
@@ -582,7 +582,7 @@ def report(fuzz: Fuzz, events: int, seconds: float, out: Any = None) -> bool:
     print(f"moves: {moves[0]} ({moves[1] or 0} by the stub AI: a random legal move, not the real AI); "
           f"replies {found.replies}, deliveries {fuzz.delivered}; host restarts {fuzz.restarts}", file=out)
     print(f"pictures: {fuzz.pictures.drawn} drawn for real, {fuzz.pictures.skipped} placeholders "
-          f"(share {fuzz.args.pictures})", file=out)  # fmt: skip
+          f"(share {fuzz.args.pictures})", file=out)
     print(f"longest reply: {found.longest[0]} characters, to {found.longest[1]}: {found.longest[2]}", file=out)
     print(f"slow events (> {SLOW} s): {len(found.slow)}", file=out)
     for took, n, origin in sorted(found.slow, reverse=True)[:8]:
@@ -591,26 +591,26 @@ def report(fuzz: Fuzz, events: int, seconds: float, out: Any = None) -> bool:
     print(f"escaped exceptions: {escapes} ({len(found.escapes)} distinct)", file=out)
     for key, (count, event, trace) in found.escapes.items():
         print(f"  {count} x {key}\n    first at: {event}\n" + "".join(f"    | {line}\n" for line in
-                                                                  trace.splitlines()[-12:]), file=out)  # fmt: skip
+                                                                  trace.splitlines()[-12:]), file=out)
     print(f"errors logged by the host: {len(errors)}", file=out)
     for key, count in Counter(f"{r.name}: {r.getMessage()[:120]}" for r in errors).most_common(10):
         print(f"  {count} x {key}", file=out)
     for record in errors[:3]:
         if record.exc_info:
             print("    | " + "".join(traceback.format_exception(*record.exc_info)).replace("\n", "\n    | "),
-                  file=out)  # fmt: skip
+                  file=out)
     bad = sum(c for c, _ in found.bad_replies.values())
     print(f"malformed replies: {bad}", file=out)
     for key, (count, example) in found.bad_replies.items():
         print(f"  {count} x {key}: {example}", file=out)
     print(f"invariants: {fuzz.replayed} sessions replayed from their moves; "
-          f"{len(found.invariants)} failures", file=out)  # fmt: skip
+          f"{len(found.invariants)} failures", file=out)
     for line in found.invariants[:20]:
         print(f"  {line}", file=out)
     ok = not (escapes or errors or bad or found.invariants)
     summary = {"events": events, "seconds": round(seconds, 1), "escapes": escapes, "errors": len(errors),
                "malformed": bad, "invariants": len(found.invariants), "replayed": fuzz.replayed,
-               "moves": moves[0], "pictures": fuzz.pictures.drawn}  # fmt: skip
+               "moves": moves[0], "pictures": fuzz.pictures.drawn}
     print("SUMMARY " + json.dumps(summary), file=out)
     print("OK" if ok else "FAILED", file=out)
     return ok
@@ -633,7 +633,7 @@ async def _run(args: argparse.Namespace) -> bool:
                 took = time.perf_counter() - started
                 escapes = sum(c for c, _, _ in fuzz.found.escapes.values())
                 print(f"{n} events, {took:.0f} s, {n / took:.0f}/s, escapes {escapes}, "
-                      f"errors {len(fuzz.errors.records)}", flush=True)  # fmt: skip
+                      f"errors {len(fuzz.errors.records)}", flush=True)
         seconds = time.perf_counter() - started
         await fuzz.check()
     finally:
@@ -666,7 +666,7 @@ def several(args: argparse.Namespace) -> int:
         db = f"{args.db}.{i}"
         command = [sys.executable, "-m", "bench.fuzz", "--events", str(events), "--seed", str(args.seed + i),
                    "--prefix", f"{args.prefix}{i}-", "--db", db, "--channels", str(args.channels),
-                   "--pictures", str(args.pictures), "--progress", str(args.progress)]  # fmt: skip
+                   "--pictures", str(args.pictures), "--progress", str(args.progress)]
         print(" ".join(command), flush=True)
         log = open(f"{db}.log", "w")  # noqa: SIM115 (closed below)
         children.append((subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT), log, f"{db}.log"))

@@ -59,7 +59,7 @@ def openings() -> None:
     print("opening (white, black offsets)   score   nodes   cpu s   nodes/s")
     for white, black in classical():
         state = placed(GAME.new_state({"opening": "swap2"}, 2, 1), [(7, 7), (7 + white[0], 7 + white[1]),
-                                                                     (7 + black[0], 7 + black[1])])  # fmt: skip
+                                                                     (7 + black[0], 7 + black[1])])
         cpu = time.process_time()
         value, nodes = op.score(state)
         cpu = time.process_time() - cpu
@@ -103,7 +103,7 @@ def games(level: str, count: int, seed: int) -> None:
             black += outcome.winners == (op.seat_of(state, 0),)
         decided = count - draws
         print(f"{start:6} {level}: {count} games, seat 0 (the first player) won {seat0}/{decided}, black won "
-              f"{black}/{decided}, {draws} drawn; choices {dict(sorted(choices.items()))}")  # fmt: skip
+              f"{black}/{decided}, {draws} drawn; choices {dict(sorted(choices.items()))}")
     print(f"nodes {nodes}, CPU {cpu:.1f} s, {nodes / max(cpu, 1e-9):.0f} nodes per CPU second; "
           f"digest {digest.hexdigest()[:16]}")
 

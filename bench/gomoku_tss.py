@@ -85,7 +85,7 @@ class TSS:
         """The five points `colour` has through `p` (after playing it)."""
         mine, theirs = self.count[colour], self.count[3 - colour]
         return {q for w in self.through[p] if mine[w] == 4 and not theirs[w] for q in self.windows[w]
-                if not self.cells[q]}  # fmt: skip
+                if not self.cells[q]}
 
     def open_fours(self, colour: int) -> set[int]:
         """Empty points where `colour` would have two points of five at once (an open four or a double four)."""
@@ -274,7 +274,7 @@ class TSS:
         if danger is None:
             return ranked[0]
         pool = list(dict.fromkeys(ranked[:8] + sorted(self.fours(foe) | self.threes(foe) | self.fours(colour),
-                                                      key=lambda p: -self.score(p, colour))))  # fmt: skip
+                                                      key=lambda p: -self.score(p, colour))))
         for p in pool:
             if self.nodes >= cap:
                 break

@@ -211,7 +211,7 @@ async def worker(spec: dict[str, Any]) -> dict[str, Any]:
 async def bare_writer(db: str, postgres: bool, pool_size: int, times: list[float]) -> tuple[Any, Any]:
     """The session row written the simplest way, one UPSERT per move, committed."""
     state = json.dumps({"heaps": [20] * 5, "start": [20] * 5, "max": None, "misere": False, "last": None,
-                        "turn": 0})  # fmt: skip
+                        "turn": 0})
     if postgres:
         import asyncpg
 
@@ -219,12 +219,12 @@ async def bare_writer(db: str, postgres: bool, pool_size: int, times: list[float
         async with pool.acquire() as conn, conn.transaction():  # two processes may start together
             await conn.execute("SELECT pg_advisory_xact_lock(1)")
             await conn.execute("CREATE TABLE IF NOT EXISTS bare (id BIGINT PRIMARY KEY, channel TEXT, state TEXT,"
-                               " version BIGINT)")  # fmt: skip
+                               " version BIGINT)")
 
         async def play(c: int, i: int) -> None:
             await pool.execute("INSERT INTO bare (id, channel, state, version) VALUES ($1, $2, $3, $4)"
                                " ON CONFLICT (id) DO UPDATE SET state=excluded.state, version=excluded.version",
-                               c, f"bench:{c}", state, i)  # fmt: skip
+                               c, f"bench:{c}", state, i)
 
         return play, pool.close
     import aiosqlite
@@ -233,12 +233,12 @@ async def bare_writer(db: str, postgres: bool, pool_size: int, times: list[float
     await conn.execute("PRAGMA journal_mode=WAL")
     await conn.execute("PRAGMA synchronous=NORMAL")
     await conn.execute("CREATE TABLE IF NOT EXISTS bare (id INTEGER PRIMARY KEY, channel TEXT, state TEXT,"
-                       " version INTEGER)")  # fmt: skip
+                       " version INTEGER)")
 
     async def play_sqlite(c: int, i: int) -> None:
         await conn.execute("INSERT INTO bare (id, channel, state, version) VALUES (?, ?, ?, ?) ON CONFLICT (id)"
                            " DO UPDATE SET state=excluded.state, version=excluded.version",
-                           (c, f"bench:{c}", state, i))  # fmt: skip
+                           (c, f"bench:{c}", state, i))
 
     return play_sqlite, conn.close
 
@@ -255,7 +255,7 @@ def run(db: str, mode: str, channels: int, moves: int, processes: int, pool: int
     share = [(channels * n // processes, channels * (n + 1) // processes) for n in range(processes)]
     procs = [subprocess.Popen([sys.executable, "-m", "bench.host", "--worker", json.dumps(
         {"db": db, "mode": mode, "channels": part, "moves": moves, "pool": pool})],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for part in share]  # fmt: skip
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for part in share]
     try:
         for proc in procs:  # all set up before any plays
             line = proc.stdout.readline()  # type: ignore[union-attr]
@@ -276,7 +276,7 @@ def run(db: str, mode: str, channels: int, moves: int, processes: int, pool: int
     return {"times": times, "rate": len(times) / max(r["wall"] for r in results), "load": load,
             "lags": [lag for r in results for lag in r["lags"]], "busy": [b for r in results for b in r["busy"]],
             "cpu": sum(r["cpu"] for r in results) / len(times),
-            "helpers": sum(r["helpers"] for r in results) / len(times)}  # fmt: skip
+            "helpers": sum(r["helpers"] for r in results) / len(times)}
 
 
 def row(name: str, r: dict[str, Any], bare: dict[str, Any] | None) -> str:
@@ -352,11 +352,11 @@ def main() -> int:
 
     cost, size = picture_cost()
     print(f"Nim picture alone: {cost * 1000:.1f} ms CPU, {size / 1024:.1f} KB PNG; {os.cpu_count()} CPUs;"
-          f" {args.channels} channels at once, {args.moves} moves each")  # fmt: skip
+          f" {args.channels} channels at once, {args.moves} moves each")
     print(f"  {'':<14}{'moves/s':>8} {'p50 ms':>9} {'p99 ms':>9}   {'vs bare':<13} {'lag max':>7} {'p99':>6}"
-          f" {'busy':>6}  {'cpu/move ms':>13} {'ceiling':>7}   {'load':>5}")  # fmt: skip
+          f" {'busy':>6}  {'cpu/move ms':>13} {'ceiling':>7}   {'load':>5}")
     print(f"  {'':<14}{'':>8} {'':>9} {'':>9}   {'p50   p99':<13} {'ms':>7} {'ms':>6} {'ms':>6}  {'host':>6}"
-          f" {'helpers':>6} {'moves/s':>7}")  # fmt: skip
+          f" {'helpers':>6} {'moves/s':>7}")
     figures: dict[str, dict[str, dict[str, Any]]] = {}
     configs: list[tuple[str, str, int]] = []
     with contextlib.ExitStack() as stack:
@@ -376,7 +376,7 @@ def main() -> int:
                     r = run(where, mode, args.channels, moves, processes, args.pool)
                 figures[name][mode] = r
                 label = {"bare": "bare write", "core": "host core", "picture": "host + picture",
-                         "full": "full load"}[mode]  # fmt: skip
+                         "full": "full load"}[mode]
                 print(row(label, r, None if mode == "bare" else figures[name]["bare"]), flush=True)
     return verdict(figures)
 

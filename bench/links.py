@@ -63,16 +63,16 @@ def history(games: int, seed: int = 34) -> tuple[list[tuple[Any, ...]], list[tup
         second = f"bench:p{rng.randrange(PEOPLE)}"
         winner = rng.randrange(2)
         sessions.append((n, f"bench:old{n % 500}", "nim", "finished", '{"heaps": [1]}', n, None, 2, first, 300,
-                         at - 600, at))  # fmt: skip
+                         at - 600, at))
         for seat, who in enumerate((first, second)):
             won = seat == winner
             results.append((n, seat, who, who.removeprefix("bench:"), "nim", 1 if won else 2,
-                            "win" if won else "loss", None, at))  # fmt: skip
+                            "win" if won else "loss", None, at))
     return sessions, results
 
 
 SESSION_COLUMNS = ("id", "channel", "game", "status", "options", "seed", "state", "version", "starter",
-                   "turn_seconds", "created_at", "updated_at")  # fmt: skip
+                   "turn_seconds", "created_at", "updated_at")
 RESULT_COLUMNS = ("session_id", "seat", "user_id", "name", "game", "rank", "result", "score", "at")
 
 
@@ -82,9 +82,9 @@ def fill_sqlite(path: str, games: int) -> None:
     try:
         with conn:
             conn.executemany(f"INSERT INTO sessions ({', '.join(SESSION_COLUMNS)}) VALUES"
-                             f" ({', '.join('?' * len(SESSION_COLUMNS))})", sessions)  # fmt: skip
+                             f" ({', '.join('?' * len(SESSION_COLUMNS))})", sessions)
             conn.executemany(f"INSERT INTO results ({', '.join(RESULT_COLUMNS)}) VALUES"
-                             f" ({', '.join('?' * len(RESULT_COLUMNS))})", results)  # fmt: skip
+                             f" ({', '.join('?' * len(RESULT_COLUMNS))})", results)
     finally:
         conn.close()
 
@@ -220,7 +220,7 @@ async def one(backend: str, games: int, args: argparse.Namespace) -> dict[str, A
             await store.close()
     during, quiet = others.within(spells), others.within([alone])
     return {"backend": backend, "games": games, "rebuild": rebuild, "commands": commands, "rerated": rerated,
-            "during": during, "alone": quiet, "refused": others.refused_within(spells)}  # fmt: skip
+            "during": during, "alone": quiet, "refused": others.refused_within(spells)}
 
 
 def line(r: dict[str, Any]) -> str:
@@ -245,10 +245,10 @@ def main() -> None:
     parser.add_argument("--quiet", type=float, default=5.0, help="seconds the others play alone first")
     parser.add_argument("--gap", type=float, default=1.0, help="seconds between commands")
     parser.add_argument("--pg", default=os.environ.get("GAMEHOST_TEST_POSTGRES",
-                                                       "postgresql://postgres@127.0.0.1:5432/postgres"))  # fmt: skip
+                                                       "postgresql://postgres@127.0.0.1:5432/postgres"))
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.1f}; {args.channels} other channels, a move every {args.pace} s each",
-          flush=True)  # fmt: skip
+          flush=True)
     for games in (int(g) for g in args.games.split(",")):
         for backend in args.backends.split(","):
             print(line(asyncio.run(one(backend, games, args))), f"(load {os.getloadavg()[0]:.1f})", flush=True)

@@ -266,7 +266,7 @@ def run(mutation: Mutation, tree: Path) -> tuple[str, float]:
     started = time.monotonic()
     try:
         done = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p",
-                               "no:warnings", *mutation.tests], cwd=tree, capture_output=True, timeout=TIMEOUT)  # fmt: skip
+                               "no:warnings", *mutation.tests], cwd=tree, capture_output=True, timeout=TIMEOUT)
         outcome = "survived" if done.returncode == 0 else "killed"
     except subprocess.TimeoutExpired:
         outcome = "killed"
@@ -298,7 +298,7 @@ def main() -> None:
     rate = len(outcomes["survived"]) / counted if counted else 0.0
     print(f"\n{counted} mutations, {len(outcomes['killed'])} killed, {len(outcomes['survived'])} survived "
           f"(survival rate {rate:.0%}), {len(outcomes['stale'])} stale, {len(outcomes['broken'])} broken; "
-          f"{time.monotonic() - started:.0f} s")  # fmt: skip
+          f"{time.monotonic() - started:.0f} s")
     for name in outcomes["survived"]:
         print(f"  survived: {name}")
 

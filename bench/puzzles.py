@@ -24,6 +24,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from engines.budget import OutOfWork
 from engines.puzzles import puzzles_of
 
 DATA = Path(__file__).resolve().parent.parent / "bot" / "puzzles" / "data"
@@ -85,7 +86,11 @@ def doudizhu(seed: int) -> Iterator[dict[str, Any]]:
                         continue
                     seen.add(key)
                     puzzle = {"state": data, "from": f"self-play {seed}:{number}"}
-                    if kind.verify(puzzle):
+                    try:
+                        verified = kind.verify(puzzle)
+                    except OutOfWork:  # beyond the solver's positions (`WORK`): no puzzle for people either
+                        verified = False
+                    if verified:
                         yield puzzle
             state = game.apply(state, seat, game.ai(state, seat, "easy", game.levels["easy"], rng).move)
 

@@ -7,6 +7,7 @@ included), and a pool whose worker died is replaced at the next move.
 from __future__ import annotations
 
 import engines
+import engines.review
 from bot import metrics
 from bot.workers import Workers
 from engines.base import JSON, AIInfo, Limit
@@ -25,6 +26,10 @@ class AIRunner:
         """The move `level` plays for `seat`, as text, and what the AI says about it."""
         with metrics.thinking(game, level):
             return await self._pool.run(engines.think, game, state, seat, level, seed, limit)
+
+    async def review(self, record: JSON) -> JSON:
+        """A finished game's review (`engines.review.run`: a `Record` in, a `Review` out, as JSON)."""
+        return await self._pool.run(engines.review.run, record)
 
     async def warm_up(self) -> None:
         """Start the workers and load every game in them now, not at the first AI move."""

@@ -48,11 +48,12 @@ fallback_log = logging.getLogger(f"{__name__}.fallback")
 Deliver = Callable[[str, list[Reply]], Awaitable[None]]
 IDLE_WAIT = 60.0  # seconds the timer loop sleeps when no deadline is near (and it is the only process)
 LEASE = 5.0  # seconds a process holds a piece of work without renewing it
+MOST_LINES = 6  # moves said in one message when bots play several in a row
 
 
 class Autoplay:
     def __init__(self, core: Core, deliver: Deliver, lease: float = LEASE,
-                 platforms: Callable[[], Iterable[str]] | None = None) -> None:  # fmt: skip
+                 platforms: Callable[[], Iterable[str]] | None = None) -> None:
         self.core = core
         self.deliver = deliver
         # The platforms this process can speak to: it takes on work in their channels only.
@@ -146,7 +147,7 @@ class Autoplay:
         failures = self._failures[session_id] = self._failures.get(session_id, 0) + 1
         self._retry[session_id] = self.core.clock() + backoff(failures)
         log.exception("a bot turn in session %s failed (%d in a row); trying again in %g s",
-                      session_id, failures, backoff(failures))  # fmt: skip
+                      session_id, failures, backoff(failures))
         self._wake.set()  # the timer loop sleeps until then at most
 
     async def _look_again(self, session_id: int) -> None:
@@ -181,8 +182,9 @@ class Autoplay:
                 lines += await play.apply(core, current, seat, chosen, by_ai=True)
                 played += 1
                 next_seat = game.to_move(game.from_json(current.state)) \
-                    if current.status == SessionStatus.PLAYING else None  # fmt: skip
-                if next_seat is None or not current.seats[next_seat].played_by_ai or current.watched:
+                    if current.status == SessionStatus.PLAYING else None
+                lines = lines[-MOST_LINES:]  # bots playing each other at once: the last moves are said
+                if next_seat is None or not current.seats[next_seat].played_by_ai or current.deadline is not None:
                     await self.deliver(current.channel, await self._after_move(current, lines))
                     lines = []
         if lines and session is not None:
@@ -196,18 +198,18 @@ class Autoplay:
         tr = await self.core.languages.channel(session.channel)
         return in_language(await replies.after_move(self.core, session, tr, lines), tr)
 
-    async def _ai_move(self, game: Game, session: Session, state: Any, seat: int) -> Any:
+    async def _ai_move(self, game: Game[Any, Any], session: Session, state: Any, seat: int) -> Any:
         level = session.seats[seat].ai_level or game.default_level
         try:
             text, info = await self.core.ai.move(game.name, session.state, seat, level, ai_seed(session))
             log.debug("session %s: the %s AI (%s) plays %r for seat %d (%s units, %.2f s CPU%s)", session.id,
                       game.name, level, text, seat, info.get("work", "?"), info.get("cpu", 0.0),
-                      f", {info['reason']}" if info.get("reason") else "")  # fmt: skip
+                      f", {info['reason']}" if info.get("reason") else "")
             return game.parse_move(state, seat, text)
         except Exception:
             # Never leave a game stuck: a legal move beats no move. The tests keep this path unused.
             fallback_log.exception("the %s AI failed in session %s; playing its first legal move",
-                                   game.name, session.id)  # fmt: skip
+                                   game.name, session.id)
             return game.legal_moves(state, seat)[0]
 
     # --- timers ------------------------------------------------------------------------

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any, Literal
 
-from bot import info, links, lobby, offers, play, rating_commands, watch
+from bot import info, links, lobby, offers, play, rating_commands, review, watch
 from bot.core import Core, Request
 from bot.i18n import LANGUAGES, Translator, catalog, t
 from bot.model import EVERYONE, Reply
@@ -25,10 +26,13 @@ from bot.parser import Command, ParseError
 from bot.parser import parse as parse_words
 from bot.puzzles import command as puzzles
 from bot.session import SessionStatus
+from bot.tournament import commands as events
+from bot.tournament.model import FORMATS
 from bot.web import chat
 from engines.base import Game
 
 Handler = Callable[[Core, Request], Awaitable[list[Reply]]]
+ArgKind = Literal["text", "move", "number", "user", "game", "choice"]
 
 
 @dataclass(frozen=True)
@@ -36,10 +40,11 @@ class Arg:
     """What may follow a command word; the help and Discord's slash options are built from it.
 
     `kind`: "text", "move" (a move of the user's game; Discord suggests the legal ones),
-    "number" (0..`high`), "user", "game" (a game's name) or "choice" (one of `choices`)."""
+    "number" (0..`high`), "user", "game" (a game's name, or one of `choices`: `/leaderboard puzzle`) or
+    "choice" (one of `choices`)."""
 
     name: str
-    kind: str = "text"
+    kind: ArgKind = "text"
     required: bool = False
     choices: tuple[str, ...] = ()
     high: int = 0
@@ -72,7 +77,8 @@ GAME_ACTIONS: dict[str, Spec] = {spec.name: spec for spec in (
     Spec("watch", watch.watch, (Arg("level"),)),
     Spec("rules", info.rules),
     Spec("leaderboard", rating_commands.leaderboard, (SCOPE,)),
-)}  # fmt: skip
+    Spec("tournament", events.open_event, (Arg("format", "choice", choices=FORMATS),)),
+)}
 
 
 async def _help(core: Core, r: Request) -> list[Reply]:
@@ -81,27 +87,30 @@ async def _help(core: Core, r: Request) -> list[Reply]:
 
 # Commands about the channel's session or the bot itself, in the order the help lists them.
 HOST_COMMANDS: dict[str, Spec] = {spec.name: spec for spec in (
-    Spec("join", lobby.join, status=LOBBY),
+    Spec("join", events.join, (Arg("bot"),)),
     Spec("accept", lobby.accept),
     Spec("decline", lobby.decline),
-    Spec("go", lobby.go, status=LOBBY, moderator=True),
+    Spec("go", events.go, moderator=True),
     Spec("move", play.move, (Arg("move", "move", required=True),), status=PLAYING, seat=True),
     Spec("undo", offers.undo, status=PLAYING, seat=True),
     Spec("draw", offers.draw, status=PLAYING, seat=True),
     Spec("restart", offers.restart, status=PLAYING, seat=True),
     Spec("resign", play.resign, status=PLAYING, seat=True),
     Spec("back", play.back, status=PLAYING, seat=True),
-    Spec("cancel", lobby.cancel, moderator=True),
+    Spec("cancel", events.cancel, moderator=True),
+    Spec("withdraw", events.withdraw),
+    Spec("standings", events.standings),
     Spec("rematch", lobby.rematch),
     Spec("board", info.board, (Arg("show"),)),
     Spec("hint", info.hint, status=PLAYING, seat=True),
     Spec("hand", info.hand, status=PLAYING, seat=True),
     Spec("record", info.record),
     Spec("replay", info.replay_at, (Arg("move", "number", high=100_000),)),
+    Spec("review", review.review, (Arg("back", "number", high=review.MOST),)),
     Spec("rules", info.rules, (GAME,)),
     Spec("games", info.games),
     Spec("stats", rating_commands.stats, (Arg("user", "user"),)),
-    Spec("leaderboard", rating_commands.leaderboard, (GAME, SCOPE)),
+    Spec("leaderboard", rating_commands.leaderboard, (Arg("game", "game", choices=("puzzle",)), SCOPE)),
     Spec("puzzle", puzzles.puzzle, (Arg("what"),)),
     Spec("answer", puzzles.answer, (Arg("move", required=True),)),
     Spec("link", links.link, (Arg("code"),)),
@@ -110,7 +119,7 @@ HOST_COMMANDS: dict[str, Spec] = {spec.name: spec for spec in (
     Spec("lang", info.lang, (Arg("language", "choice", required=True, choices=LANGUAGES),), moderator=True),
     Spec("web", chat.web, (Arg("state", "choice", required=True, choices=("on", "off")),), moderator=True),
     Spec("help", _help),
-)}  # fmt: skip
+)}
 
 Words = dict[str, dict[str, tuple[str, ...]]]  # language -> command -> its words, first its name
 
@@ -123,13 +132,14 @@ WORDS: Words = {
         "decline": ("拒绝", "不同意"), "go": ("开始",), "move": ("走", "下", "落子"), "undo": ("悔棋",),
         "draw": ("求和", "和棋"), "restart": ("重开", "重来"), "resign": ("认输", "投降"), "back": ("回来", "返回"),
         "cancel": ("取消",), "rematch": ("再来一局", "再来"), "board": ("棋盘", "牌桌", "局面"),
-        "hint": ("提示",), "hand": ("手牌",), "record": ("棋谱", "记录"), "replay": ("复盘",),
+        "hint": ("提示",), "hand": ("手牌",), "record": ("棋谱", "记录"), "replay": ("复盘",), "review": ("分析",),
         "games": ("游戏",), "stats": ("战绩",), "hints": ("提示开关",), "lang": ("语言",),
         "help": ("帮助",), "watch": ("观战", "观看"), "link": ("绑定", "关联"), "unlink": ("解绑", "解除绑定"),
         "puzzle": ("谜题", "残局", "做题"), "answer": ("解", "答"),
+        "tournament": ("锦标赛", "比赛"), "withdraw": ("退赛",), "standings": ("积分榜", "排名"),
         "web": ("网站", "网页"),
     },
-}  # fmt: skip
+}
 
 # Commands a button of no session may stand for (a leaderboard's pages): they only look things up.
 FREE_BUTTONS = frozenset({"leaderboard"})
@@ -150,7 +160,7 @@ ACTION_WORDS: dict[str, str] = {**{name: name for name in GAME_ACTIONS}, **_word
 COMMAND_WORDS: dict[str, str] = _command_words(WORDS)
 
 
-def game_words(games: Iterable[Game]) -> Words:
+def game_words(games: Iterable[Game[Any, Any]]) -> Words:
     """The words of the games' own commands (`move_words`, `queries`) in each language, from each
     game's catalog: `word_<command>`, the words apart by spaces, first the name (`word_pass = "过 不要"`);
     the command's own name needs no repeating. Games that add the same command share its words."""
@@ -179,7 +189,7 @@ class Vocabulary:
         return words[0] if words else None
 
 
-def vocabulary(games: Iterable[Game]) -> Vocabulary:
+def vocabulary(games: Iterable[Game[Any, Any]]) -> Vocabulary:
     """The host's words and those of `games`."""
     added = game_words(games)
     words = {language: {**WORDS.get(language, {}), **added.get(language, {})} for language in (*WORDS, *added)}
@@ -193,7 +203,7 @@ def name_in(language: str, command: str) -> str | None:
 
 
 def parse(text: str, games: dict[str, str], bot_name: str | None = None,
-          words: Mapping[str, str] = COMMAND_WORDS) -> Command | ParseError | None:  # fmt: skip
+          words: Mapping[str, str] = COMMAND_WORDS) -> Command | ParseError | None:
     """Read a command with the table's game actions and `words` (the host's alone unless given a
     `Vocabulary`'s commands; see `bot.parser.parse`)."""
     return parse_words(text, games, ACTION_WORDS, bot_name, words)
@@ -203,7 +213,7 @@ def usage(spec: Spec, tr: Translator) -> str:
     """`/stats [user]`, `/hints on|off`: the command as the help shows it."""
     words = [f"/{spec.name}"]
     for arg in spec.args:
-        shown = "|".join(arg.choices) if arg.choices else tr(t(f"commands.arg_{arg.name}"))
+        shown = "|".join(arg.choices) if arg.kind == "choice" else tr(t(f"commands.arg_{arg.name}"))
         words.append(shown if arg.choices and arg.required else f"<{shown}>" if arg.required else f"[{shown}]")
     return " ".join(words)
 

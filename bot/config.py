@@ -16,18 +16,18 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="GAMEHOST_", cli_prog_name="gamehost", cli_kebab_case=True, cli_implicit_flags=True,
         extra="ignore",
-    )  # fmt: skip
+    )
 
     db: str = Field(
         "gamehost.db", validation_alias=AliasChoices("db", "gamehost_db", "database_url"),
         description="where every game is kept: a SQLite file, or a postgresql:// URL that several processes may share"
                     " (also DATABASE_URL)",
-    )  # fmt: skip
+    )
     db_pool: int = Field(10, ge=1, description="PostgreSQL: connections this process opens at most")
     lease_seconds: float = Field(
         5.0, ge=1, description="how long a process holds a timer or a bot's turn without renewing it: the time in"
                                " which another process takes over the work of one that died",
-    )  # fmt: skip
+    )
     images: str = Field("gamehost-images", description="where the console bot writes its pictures")
     turn_seconds: int = Field(300, ge=10, description="time per move before a player times out")
     lobby_seconds: int = Field(900, ge=10, description="how long an open table waits for players")
@@ -45,7 +45,7 @@ class Settings(BaseSettings):
     web_port: int | None = Field(
         None, ge=0, le=65535, description="serve the read-only web site (leaderboards, players, replays) on this port"
                                           " (unset: off); never /metrics",
-    )  # fmt: skip
+    )
     web_listen: str = Field("127.0.0.1", description="address the web site listens on (a reverse proxy publishes it)")
     web_url: str | None = Field(None, description="the web site's public URL; set: chat messages link to its pages")
     start_attempts: int = Field(8, ge=1, description="tries to reach a platform at start (1 s, 2 s, 4 s … apart)")
@@ -55,7 +55,7 @@ class Settings(BaseSettings):
     telegram_token: str | None = Field(
         None, validation_alias=AliasChoices("telegram_token", "gamehost_telegram_token"),
         description="the bot token from @BotFather; starts the Telegram bot",
-    )  # fmt: skip
+    )
     telegram_api_url: str = Field("https://api.telegram.org", description="Bot API server, or a local one")
     telegram_local_mode: bool = Field(False, description="the Bot API server runs with --local")
     telegram_webhook_url: str | None = Field(None, description="public HTTPS URL for webhooks (unset: polling)")
@@ -65,13 +65,13 @@ class Settings(BaseSettings):
     telegram_webhook_register: bool = Field(
         True, description="this process registers the webhook with Telegram (setWebhook); false: it only serves it,"
                           " behind the same URL as the one process that registers (same secret)",
-    )  # fmt: skip
+    )
 
     # Discord: on when a token is set (DISCORD_TOKEN or GAMEHOST_DISCORD_TOKEN).
     discord_token: str | None = Field(
         None, validation_alias=AliasChoices("discord_token", "gamehost_discord_token"),
         description="the bot token from the Discord developer portal; starts the Discord bot",
-    )  # fmt: skip
+    )
     discord_guilds: Annotated[list[int], NoDecode] = Field(
         [], description="guild ids to sync the slash commands to at once, e.g. 123,456 (empty: globally)"
     )

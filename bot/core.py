@@ -53,7 +53,7 @@ class Core:
 
     store: Storage
     ai: AIRunner
-    games: dict[str, Game]
+    games: dict[str, Game[Any, Any]]
     languages: Languages  # who reads which language
     pictures: Pictures  # drawn in worker processes, or in threads
     clock: Callable[[], float]
@@ -64,6 +64,8 @@ class Core:
     owed: Owed = field(default_factory=lambda: Owed())  # what commits owe their channel: the host's outbox
     # Told that accounts were linked or unlinked: the ratings they change are rated again in the background.
     rerate: Callable[[], None] = lambda: None
+    # Told that a tournament changed (it began, someone withdrew): the runner looks at it now.
+    events_changed: Callable[[], None] = lambda: None
     web_url: str | None = None  # the web site's public URL: chat messages link to its pages (`bot.web.chat`)
     locks: defaultdict[str, asyncio.Lock] = field(default_factory=lambda: defaultdict(asyncio.Lock))
     game_words: dict[str, str] = field(init=False)  # every word that names a game -> the game's name
@@ -91,20 +93,20 @@ class Core:
             self.owed.committed(notice)
         if change is not None and change.results:
             log.info("session %s (%s in %s) ended: %s", session.id, session.game, session.channel,
-                     ", ".join(f"{r.user_id} {r.result}" for r in change.results))  # fmt: skip
+                     ", ".join(f"{r.user_id} {r.result}" for r in change.results))
         log.debug("session %s (%s in %s) saved: %s, version %s%s", session.id, session.game, session.channel,
-                  session.status.value, session.version, ", a bot to move" if session.bot_turn else "")  # fmt: skip
+                  session.status.value, session.version, ", a bot to move" if session.bot_turn else "")
         self.changed(session)
 
-    async def create(self, r: Request, game: Game, options: dict[str, Any], seats: list[Seat],
-                     turn_seconds: int) -> Session:  # fmt: skip
+    async def create(self, r: Request, game: Game[Any, Any], options: dict[str, Any], seats: list[Seat],
+                     turn_seconds: int) -> Session:
         """A new table in the lobby; raises ChannelBusy if the channel has a game."""
         now = self.clock()
         session = Session(
             channel=r.event.channel, game=game.name, status=SessionStatus.LOBBY, options=options,
             seed=secrets.randbits(62), seats=seats, starter=r.user.id, turn_seconds=turn_seconds, created_at=now,
             updated_at=now, deadline=now + self.lobby_seconds,
-        )  # fmt: skip
+        )
         notice = self.owed.notice(session.channel)
         created = await self.store.create(session, notice)
         if notice is not None:
@@ -114,7 +116,7 @@ class Core:
             await self.store.set_setting(r.event.channel, PLACE, r.event.place)
         return created
 
-    def game_of(self, session: Session) -> Game:
+    def game_of(self, session: Session) -> Game[Any, Any]:
         return self.games[session.game]
 
     def ai_seat(self, seat: int, level: str, tr: Translator) -> Seat:
@@ -164,7 +166,7 @@ class Request:
                 raise Refusal("host.not_a_player")
 
 
-def bot_to_move(game: Game, session: Session) -> bool:
+def bot_to_move(game: Game[Any, Any], session: Session) -> bool:
     """Whether a bot is to move in `session` now (work for background play); a watched game's
     bot moves when its deadline comes, so only then."""
     if session.status != SessionStatus.PLAYING or (session.watched and session.deadline is not None):
@@ -173,10 +175,10 @@ def bot_to_move(game: Game, session: Session) -> bool:
     return seat is not None and session.seats[seat].played_by_ai
 
 
-def game_words(games: dict[str, Game]) -> dict[str, str]:
+def game_words(games: dict[str, Game[Any, Any]]) -> dict[str, str]:
     """The words that name each game: its name, its aliases, and its title in each language
     when that is one word (五子棋, 斗地主): `/五子棋 人机` works like `/gomoku solo`."""
-    words = {}
+    words: dict[str, str] = {}
     for name, game in games.items():
         titles = (title_word(game, language) for language in LANGUAGES)
         for word in (name, *game.aliases, *(w for w in titles if w)):
@@ -184,7 +186,7 @@ def game_words(games: dict[str, Game]) -> dict[str, str]:
     return words
 
 
-def title_word(game: Game, language: str) -> str | None:
+def title_word(game: Game[Any, Any], language: str) -> str | None:
     """`game`'s title in `language` if it is one word that may be typed as a command (五子棋)."""
     word = translator(language)(title(game)).lower()
     return word if WORD.fullmatch(word) else None
@@ -206,7 +208,7 @@ def in_language(replies: list[Reply], tr: Translator) -> list[Reply]:
     return [r if r.language else replace(r, language=tr.language) for r in replies]
 
 
-def title(game: Game) -> Msg:
+def title(game: Game[Any, Any]) -> Msg:
     return t(f"{game.name}.title")
 
 

@@ -35,7 +35,8 @@ from bot.pictures import Pictures
 from bot.replies import board, lobby
 from bot.session import ChannelBusy, Conflict, Outgoing, Session, SessionStatus
 from bot.storage import Storage, StorageUnavailable
-from engines.base import JSON, Msg, OpenRefusal, Refusal
+from bot.tournament.runner import OpenPlace, Tournaments
+from engines.base import JSON, Game, Msg, OpenRefusal, Refusal
 from render import draw as draw_picture
 from render.base import RenderContext
 
@@ -115,6 +116,10 @@ class Host:
         # Re-rating after links change, in small steps in the background.
         self.rerater = rating_store.Rerater(store, self.autoplay.owner, lease_seconds, self.autoplay.poll)
         self.core.rerate = self.rerater.wake
+        self.tournaments = Tournaments(self.core, self._deliver, self.autoplay.owner, lease_seconds,
+                                       self.autoplay.poll, self._outboxes.keys)
+        self.core.events_changed = self.tournaments.wake
+        self.core.changed = self._changed
 
     @property
     def ai(self) -> AIRunner:
@@ -130,13 +135,21 @@ class Host:
         """Where the pictures are drawn (closed by whoever made them, as the AI's workers are)."""
         return self.core.pictures
 
+    def _changed(self, session: Session) -> None:
+        self.autoplay.changed(session)
+        self.tournaments.changed(session)
+
     # --- life cycle ---------------------------------------------------------------
-    def attach(self, platform: str, deliver: Deliver, publish: Publish | None = None) -> None:
+    def attach(self, platform: str, deliver: Deliver, publish: Publish | None = None,
+               open_place: OpenPlace | None = None) -> None:
         """Where replies nobody asked for right now (AI moves, timeouts) go, by channel prefix.
         This process takes on timers and bots' turns in the channels of the platforms attached.
         `publish`: how the platform shows a public reply, raising when it refuses it; given, what
-        commits owe that platform's channels goes through the outbox (`bot.outbox`)."""
+        commits owe that platform's channels goes through the outbox (`bot.outbox`). `open_place`:
+        how the platform opens a place of its own for a tournament's game (a thread, a topic)."""
         self._outboxes[platform] = deliver
+        if open_place is not None:
+            self.tournaments.places[platform] = open_place
         if publish is not None:
             self.outbox.publishers[platform] = publish
             self.outbox.wake()
@@ -150,8 +163,10 @@ class Host:
         self.outbox.start()  # first: what a stopped process still owed the channels
         await self.autoplay.start()
         self.rerater.start()  # and any re-rating a stopped process left half done
+        self.tournaments.start()  # and the tournaments running
 
     async def stop(self) -> None:
+        await self.tournaments.stop()
         await self.rerater.stop()
         await self.autoplay.stop()
         await self.outbox.stop()
@@ -207,7 +222,7 @@ class Host:
         what only they may see (in their language: `locale`'s if given), and their legal moves."""
         found = [s for s in await self.store.active_sessions()
                  if s.channel.startswith(f"{platform}:") and s.status == SessionStatus.PLAYING
-                 and s.seat_of(user_id) is not None and self.games[s.game].hidden_hands]  # fmt: skip
+                 and s.seat_of(user_id) is not None and self.games[s.game].hidden_hands]
         if not found:
             return None
         session = max(found, key=lambda s: s.updated_at)
@@ -216,7 +231,7 @@ class Host:
         seat = session.seat_of(user_id).seat  # type: ignore[union-attr]
         tr = await self.reader(user_id, locale, session.channel)
         return HiddenHand(session.id or 0, session.version, session.channel, game.private_lines(state, seat, tr),
-                          _plays(game, state, seat, tr))  # fmt: skip
+                          _plays(game, state, seat, tr))
 
     async def translator(self, channel: str) -> Translator:
         """The language of `channel`'s public messages and pictures."""
@@ -282,7 +297,7 @@ class Host:
         return replies
 
     async def _run(self, event: Event, command: Command, button: tuple[int, str, str] | None,
-                   text: str) -> list[Reply]:  # fmt: skip
+                   text: str) -> list[Reply]:
         """The replies to `command`, under the channel's lock."""
         reader = tr = self.languages.spoken(event)
         session = None
@@ -311,7 +326,7 @@ class Host:
         says it tells nothing (`OpenRefusal`). What the host says in its own words ("It is Alice's
         turn", "You do not play here") cannot: the host knows no game's rules and reads no hand."""
         holds = (session is not None and session.status == SessionStatus.PLAYING
-                 and self.games[session.game].hidden_hands and session.seat_of(user_id) is not None)  # fmt: skip
+                 and self.games[session.game].hidden_hands and session.seat_of(user_id) is not None)
         return holds and not isinstance(refusal, OpenRefusal) and not _host_words(refusal.msg)
 
     async def _dispatch(self, r: Request) -> list[Reply]:
@@ -385,7 +400,7 @@ async def _respond(respond: Respond | None, replies: list[Reply]) -> list[Reply]
     return replies
 
 
-def _plays(game: engines.Game, state: Any, seat: int, tr: Translator | None) -> list[Play]:
+def _plays(game: Game[Any, Any], state: Any, seat: int, tr: Translator | None) -> list[Play]:
     """`seat`'s legal moves in `state`, named by `tr` (None: as typed)."""
     moves = [(game.move_text(state, m), game.move_name(state, m)) for m in game.legal_moves(state, seat)]
     return [Play(text, tr(name) if tr is not None else text) for text, name in moves]
@@ -397,7 +412,7 @@ def _host_words(message: Msg) -> bool:
     return message.key.startswith(HOST_WORDS) and all(_host_words(v) for v in inner if isinstance(v, Msg))
 
 
-def _its_word(game: engines.Game, word: str) -> bool:
+def _its_word(game: Game[Any, Any], word: str) -> bool:
     """Whether `word` is one of `game`'s own words: a move word (`take`) or a query (`moves`)."""
     return word in game.move_words or word in game.queries
 

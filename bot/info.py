@@ -5,6 +5,7 @@ player's first hint marks the game as not rated for them."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from bot import replies
 from bot.core import Core, Request, secret, title, vs
@@ -135,12 +136,12 @@ async def replay_at(core: Core, r: Request) -> list[Reply]:
     return [await replies.drawn(core, game, view, ctx, r.tr, text, session=session.id, audience=EVERYONE)]
 
 
-def replay(game: Game, session: Session, moves: Iterable[MoveRow]) -> object:
+def replay(game: Game[Any, Any], session: Session, moves: Iterable[MoveRow]) -> object:
     """The state after `moves`, played again from the session's options and seed."""
     return _play_again(game, session, moves)[0]
 
 
-def named(game: Game, session: Session, moves: list[MoveRow]) -> list[Msg | str]:
+def named(game: Game[Any, Any], session: Session, moves: list[MoveRow]) -> list[Msg | str]:
     """`moves` as players read them (`Game.move_name`: in the reader's language); as recorded when
     one no longer reads (an older version's record)."""
     try:
@@ -149,7 +150,7 @@ def named(game: Game, session: Session, moves: list[MoveRow]) -> list[Msg | str]
         return [m.move for m in moves]
 
 
-def _play_again(game: Game, session: Session, moves: Iterable[MoveRow]) -> tuple[object, list[Msg | str]]:
+def _play_again(game: Game[Any, Any], session: Session, moves: Iterable[MoveRow]) -> tuple[object, list[Msg | str]]:
     """`moves` played again from the session's options and seed: the state after them, and their names."""
     state, names = game.new_state(session.options, len(session.seats), session.seed), []
     for row in moves:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import Any
 
 from bot import offers, play, replies
 from bot.core import Core, Request, title
@@ -64,7 +65,7 @@ async def solo(core: Core, r: Request) -> list[Reply]:
     return await play.begin(core, session, r.tr)
 
 
-def _setup(core: Core, r: Request) -> tuple[Game, list[str], int]:
+def _setup(core: Core, r: Request) -> tuple[Game[Any, Any], list[str], int]:
     """The game of a game action, its option words, and the time per move (`timer=5m`)."""
     if r.session is not None:
         raise Refusal("host.channel_busy_with", game=title(core.game_of(r.session)))

@@ -146,12 +146,12 @@ def formatter(fmt: str) -> logging.Formatter:
         return JsonFormatter(
             "%(asctime)s %(levelname)s %(name)s %(message)s", rename_fields={"asctime": "time", "levelname": "level",
             "name": "logger", "exc_info": "exception"}, json_ensure_ascii=False,
-        )  # fmt: skip
+        )
     return logging.Formatter(TEXT_FORMAT)
 
 
 def setup(level: str = "WARNING", fmt: str = "text", secrets: Iterable[str | None] = (),
-          stream: TextIO | None = None) -> logging.Handler:  # fmt: skip
+          stream: TextIO | None = None) -> logging.Handler:
     """The process's logging: one handler on the root logger, every record masked by one filter,
     formatted as text or as one JSON object per line. Returns the handler."""
     if fmt not in FORMATS:
@@ -180,4 +180,4 @@ def _uncaught_in_thread(args: threading.ExceptHookArgs) -> None:
         return
     where = args.thread.name if args.thread is not None else "a thread"
     logging.getLogger("gamehost").error("uncaught exception in %s", where,
-                                        exc_info=(args.exc_type, args.exc_value, args.exc_traceback))  # fmt: skip
+                                        exc_info=(args.exc_type, args.exc_value, args.exc_traceback))

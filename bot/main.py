@@ -60,7 +60,7 @@ async def run(settings: Settings) -> None:
     ai = AIRunner(settings.ai_workers)
     pictures = Pictures(settings.render_workers)
     host = Host(store, ai, turn_seconds=settings.turn_seconds, lobby_seconds=settings.lobby_seconds,
-                language=settings.language, lease_seconds=settings.lease_seconds, pictures=pictures)  # fmt: skip
+                language=settings.language, lease_seconds=settings.lease_seconds, pictures=pictures)
     host.core.web_url = settings.web_url
     platforms: list[Any] = []  # adapters with start() and stop(), running alongside the console
     if settings.telegram_token:
@@ -77,7 +77,7 @@ async def run(settings: Settings) -> None:
     if settings.metrics_port is not None:  # live at once; ready when the storage and every platform are up
         ops = Ops(store, {p.name: p.readiness for p in platforms}, settings.metrics_listen, settings.metrics_port)
     site = Site(host.core, settings.web_url, settings.web_listen, settings.web_port) \
-        if settings.web_port is not None else None  # fmt: skip
+        if settings.web_port is not None else None
     try:
         if ops is not None:
             await ops.start()
@@ -87,7 +87,7 @@ async def run(settings: Settings) -> None:
         for platform in platforms:
             await startup.start(platform, settings.start_attempts)
         log.info("gamehost is up: games in %s, platforms: %s", where(settings.db),
-                 ", ".join([p.name for p in platforms] + (["console"] if console is not None else [])))  # fmt: skip
+                 ", ".join([p.name for p in platforms] + (["console"] if console is not None else [])))
         await serve(console)
     finally:
         log.info("gamehost is stopping")
@@ -110,7 +110,7 @@ async def serve(console: Console | None) -> None:
     loop = asyncio.get_running_loop()
     stopped = asyncio.Event()
     loop.add_signal_handler(signal.SIGTERM, stopped.set)
-    tasks = {asyncio.ensure_future(stopped.wait())}
+    tasks: set[asyncio.Future[Any]] = {asyncio.ensure_future(stopped.wait())}
     if console is not None:
         tasks.add(asyncio.ensure_future(console.run()))
     try:

@@ -40,20 +40,20 @@ ACTIVE_GAMES = Gauge("gamehost_active_games", "Games being played now (whole dat
 OPEN_TABLES = Gauge("gamehost_open_tables", "Tables waiting for players (whole database)", ["game"])
 MOVES = Counter("gamehost_moves", "Moves applied and committed by this process", ["game", "by"])
 COMMAND_SECONDS = Histogram("gamehost_command_seconds", "Time to answer one command or button, reply sent",
-                            ["platform", "command"], buckets=FAST)  # fmt: skip
+                            ["platform", "command"], buckets=FAST)
 AI_SECONDS = Histogram("gamehost_ai_think_seconds", "Time the AI took to choose a move (queue included)",
-                       ["game", "level"], buckets=SLOW)  # fmt: skip
+                       ["game", "level"], buckets=SLOW)
 RENDER_SECONDS = Histogram("gamehost_render_seconds", "Time to draw one picture (queue included)", ["picture"],
-                           buckets=FAST)  # fmt: skip
+                           buckets=FAST)
 OUTBOX_BACKLOG = Gauge("gamehost_outbox_backlog", "Replies committed with their move, not delivered yet")
 PLATFORM_ERRORS = Counter("gamehost_platform_errors", "Calls to a platform that failed, and updates that failed",
-                          ["platform", "kind"])  # fmt: skip
+                          ["platform", "kind"])
 PLATFORM_READY = Gauge("gamehost_platform_ready", "1 while the platform is connected and ready, else 0",
-                       ["platform"])  # fmt: skip
+                       ["platform"])
 RATE_LIMIT_WAITS = Counter("gamehost_rate_limit_waits", "Times a request waited for a platform's rate limit",
-                           ["platform"])  # fmt: skip
+                           ["platform"])
 RATE_LIMIT_SECONDS = Counter("gamehost_rate_limit_wait_seconds", "Seconds requests waited for rate limits",
-                             ["platform"])  # fmt: skip
+                             ["platform"])
 
 
 def moved(game: str, by_ai: bool) -> None:
@@ -117,7 +117,7 @@ async def refresh(store: Any) -> None:
     only when the store keeps one (`outbox_backlog()`)."""
     counts = await store.active_counts()  # one COUNT query, no session read
     for gauge, status in ((ACTIVE_GAMES, SessionStatus.PLAYING), (OPEN_TABLES, SessionStatus.LOBBY)):
-        for sample in gauge.collect()[0].samples:  # a game nobody plays now reads 0, not its last value
+        for sample in next(iter(gauge.collect())).samples:  # a game nobody plays now reads 0, not its last value
             gauge.labels(sample.labels["game"]).set(0)
         for (s, game), n in counts.items():
             if s == status:

@@ -63,7 +63,7 @@ async def _offer(core: Core, r: Request, session: Session, offer: Offer) -> list
     await core.commit(session)
     text = r.tr(t(f"host.offer_{offer.kind}", name=seat.name, names=[s.name for s in others]))
     buttons = (replies.button(r.tr, session, "host.button_agree", "accept", strict=True),
-               replies.button(r.tr, session, "host.button_refuse", "decline", strict=True))  # fmt: skip
+               replies.button(r.tr, session, "host.button_refuse", "decline", strict=True))
     mentions = tuple(s.user_id for s in others if s.user_id)
     return [Reply(text, buttons=buttons, mentions=mentions, names={s.user_id: s.name for s in others if s.user_id},
                   audience=EVERYONE)]

@@ -37,7 +37,7 @@ class Ops:
     """`checks`: each platform this process runs, by name -> whether it is connected now."""
 
     def __init__(self, store: Any, checks: Mapping[str, Check], listen: str = "127.0.0.1",
-                 port: int = 0) -> None:  # fmt: skip
+                 port: int = 0) -> None:
         self.store = store
         self.checks = dict(checks)
         self.listen, self.port = listen, port
@@ -57,7 +57,7 @@ class Ops:
         except OSError as error:  # the port is taken, the address is not this machine's
             await self.stop()
             raise StartFailed(f"cannot serve /metrics on {self.listen}:{self.port}: {error.strerror or error}",
-                              transient=False) from None  # fmt: skip
+                              transient=False) from None
         self.port = self._runner.addresses[0][1]
         return self.port
 
@@ -95,7 +95,7 @@ class Ops:
     async def _ready(self, request: web.Request) -> web.Response:
         found = await self.readiness()
         return web.Response(text=json.dumps(found) + "\n", status=200 if found["ready"] else 503,
-                            content_type="application/json")  # fmt: skip
+                            content_type="application/json")
 
     async def _metrics(self, request: web.Request) -> web.Response:
         self.platforms()

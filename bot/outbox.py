@@ -41,6 +41,7 @@ from dataclasses import fields
 from datetime import timedelta
 from typing import Any
 
+from bot.core import Owed
 from bot.model import EVERYONE, Button, Everyone, Reply
 from bot.session import Notice, Outgoing
 from bot.storage import Storage
@@ -89,9 +90,9 @@ def public(reply: Reply) -> bool:
     return isinstance(reply.audience, Everyone)
 
 
-class Outbox:
+class Outbox(Owed):
     def __init__(self, store: Storage, clock: Callable[[], float], owner: str, lease: float, regenerate: Regenerate,
-                 lock: Lock) -> None:  # fmt: skip
+                 lock: Lock) -> None:
         self.store = store
         self.clock = clock
         self.owner = owner  # whose leases (the host's autoplay's: one owner per process)
@@ -185,7 +186,7 @@ class Outbox:
         return settled
 
     async def _publish(self, channel: str, replies: list[Reply], sent: list[dict[str, Any]], key: str,
-                       progress: bool = False) -> None:  # fmt: skip
+                       progress: bool = False) -> None:
         """Each reply not sent yet; `sent` keeps, per reply, the message ids and whether it is done
         (recorded in the row `key` after each reply when `progress`: the row holds the replies)."""
         publish = self.publishers.get(channel.partition(":")[0])
@@ -224,7 +225,7 @@ class Outbox:
             await self.store.outbox_release(self.owner)  # another process may take the rows over at once
         except Exception as error:
             log.warning("could not give up this process's outbox leases (%s); they run out in %g s", _said(error),
-                        self.lease)  # fmt: skip
+                        self.lease)
 
     def wake(self) -> None:
         self._wake.set()
@@ -300,12 +301,12 @@ class Outbox:
             attempts = row.attempts + 1
             if now - row.created_at > GIVE_UP:
                 log.error("%s refused outbox row %s for %g s (%s); dropped", row.channel, row.key, GIVE_UP,
-                          _said(error))  # fmt: skip
+                          _said(error))
             else:
                 log.warning("%s refused outbox row %s again (%d tries: %s); trying again in %g s", row.channel,
-                            row.key, attempts, _said(error), waiting(attempts, error))  # fmt: skip
+                            row.key, attempts, _said(error), waiting(attempts, error))
                 await self.store.outbox_hold(row.key, encode(replies), sent, attempts,
-                                             now + waiting(attempts, error))  # fmt: skip
+                                             now + waiting(attempts, error))
                 self._due(now + waiting(attempts, error))
                 return False
         await self.store.outbox_done([row.key])
@@ -314,7 +315,7 @@ class Outbox:
 
 def _deliverer_failed(failures: int, error: Exception) -> None:
     log.error("the outbox's deliverer failed (%d in a row); trying again in %g s", failures, backoff(failures),
-              exc_info=error)  # fmt: skip
+              exc_info=error)
 
 
 def _said(error: BaseException) -> str:

@@ -28,7 +28,7 @@ class Pictures:
     0: `draw` in threads of this process."""
 
     def __init__(self, workers: int | None = None, draw: Draw = render.draw,
-                 load: Callable[[], Any] = render.load_all) -> None:  # fmt: skip
+                 load: Callable[[], Any] = render.load_all) -> None:
         """`load`: what each worker loads when it starts (the renderers and fonts)."""
         if workers != 0 and draw is not render.draw:
             raise ValueError("worker processes draw with render.draw; another draw runs in threads (workers=0)")

@@ -14,7 +14,7 @@ from bot import metrics, rating_model, replies
 from bot.core import Core, Request, title, vs
 from bot.i18n import Translator, t
 from bot.model import Reply
-from bot.session import Change, MoveRow, Result, Session, SessionStatus
+from bot.session import Change, MoveRow, Result, ResultKind, Session, SessionStatus
 from engines.base import Msg, Outcome, Refusal
 
 
@@ -80,19 +80,21 @@ def finish(session: Session, outcome: Outcome, change: Change, roles: tuple[str,
     session.status, session.deadline, session.offer, session.outcome = SessionStatus.FINISHED, None, None, outcome
     results = []
     for seat in session.seats:
-        result = "draw" if outcome.draw else "win" if outcome.ranks[seat.seat] == 1 else "loss"
+        result: ResultKind = "draw" if outcome.draw else "win" if outcome.ranks[seat.seat] == 1 else "loss"
         score = outcome.scores[seat.seat] if outcome.scores else None
         player = seat.user_id or rating_model.AI + (seat.ai_level or "")
         results.append(Result(seat.seat, player, seat.name, outcome.ranks[seat.seat], result, score,
-                              roles[seat.seat] if roles else None, session.aided.get(seat.seat)))  # fmt: skip
+                              roles[seat.seat] if roles else None, session.aided.get(seat.seat)))
     change.results = results
 
 
 def set_deadline(core: Core, session: Session, state: Any) -> None:
     """The person to move has the session's time per move; a bot or a finished game has none,
-    except in a watched game, where the deadline is when the next bot moves."""
+    except in a watched game, where the deadline is when the next bot moves (bots with a turn of
+    0 s, a tournament's, play on at once)."""
     seat = core.game_of(session).to_move(state)
-    waits = seat is not None and (session.watched or not session.seats[seat].played_by_ai)
+    paced = session.watched and session.turn_seconds > 0
+    waits = seat is not None and (paced or not session.seats[seat].played_by_ai)
     session.deadline = core.clock() + session.turn_seconds if waits else None
 
 

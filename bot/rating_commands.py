@@ -13,24 +13,28 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TypeVar
 
 from bot import rating_store
 from bot.core import Core, Request, points, title
 from bot.i18n import Translator, t
 from bot.lobby import mentioned
 from bot.model import EVERYONE, Button, Reply
+from bot.puzzles import standing as puzzles
 from bot.rating_store import Standing
+from bot.tournament import views
 from bot.web import chat
 from engines.base import Refusal, read_number
 from render import standings as pictures
+from render.standings import CardView, GameCard, LeaderboardRow, LeaderboardView
 
 log = logging.getLogger(__name__)
+View = TypeVar("View", LeaderboardView, CardView)
 
 PAGE = 10
 HERE, GLOBAL = "here", "global"
 SCOPE_WORDS = {"here": HERE, "local": HERE, "这里": HERE, "本群": HERE, "global": GLOBAL, "all": GLOBAL,
-               "全部": GLOBAL, "全服": GLOBAL}  # fmt: skip
+               "全部": GLOBAL, "全服": GLOBAL}
 BUTTON_PREFIX = "0.*."  # a button of no session: anyone may press it, any time
 
 
@@ -72,6 +76,8 @@ async def leaderboard(core: Core, r: Request) -> list[Reply]:
             game_word = arg
         else:
             raise Refusal("ratings.leaderboard_usage")
+    if game_word is not None and game_word.lower() in puzzles.WORDS and r.command.game is None:
+        return await puzzles.leaderboard(core, r)
     game = r.command.game or await _game(core, r, game_word)
     place = place_of(r) if scope == HERE else None
     board = await rating_store.board(core.store, game, place)
@@ -88,16 +94,16 @@ async def leaderboard(core: Core, r: Request) -> list[Reply]:
         footer += " · " + tr(t("ratings.your_place", rank=mine))
     if game in await rating_store.updating(core.store):
         footer += " · " + tr(t("ratings.updating"))
-    rows = [{"rank": i, "name": _name(s, tr), "rating": f"{s.rating:.1f}", "games": s.games,
-             "win": f"{s.win_rate:.0%}", "streak": _streak(s), "ai": s.is_ai, "me": s.player == me}
-            for i, s in enumerate(shown, (page - 1) * PAGE + 1)]  # fmt: skip
+    rows = [LeaderboardRow(rank=i, name=_name(s, tr), rating=f"{s.rating:.1f}", games=s.games,
+                           win=f"{s.win_rate:.0%}", streak=_streak(s), ai=s.is_ai, me=s.player == me)
+            for i, s in enumerate(shown, (page - 1) * PAGE + 1)]
     headings = {k: tr(t(f"ratings.heading_{k}")) for k in ("name", "rating", "games", "win", "streak")}
-    view = {"title": head, "subtitle": where, "headings": headings, "rows": rows, "footer": footer,
-            "empty": tr(t("ratings.leaderboard_empty"))}  # fmt: skip
+    view = LeaderboardView(title=head, subtitle=where, headings=headings, rows=rows, footer=footer,
+                           empty=tr(t("ratings.leaderboard_empty")))
     lines = [f"{head} · {where}"]
     lines += [tr(t("ratings.leaderboard_line", rank=row["rank"], name=("🤖 " if row["ai"] else "") + row["name"],
                    rating=row["rating"], count=row["games"], win=row["win"], streak=row["streak"]))
-              for row in rows] or [view["empty"]]  # fmt: skip
+              for row in rows] or [view["empty"]]
     lines.append(footer)
     buttons = []
     for target, label in ((page - 1, "ratings.button_previous"), (page + 1, "ratings.button_next")):
@@ -116,13 +122,16 @@ async def stats(core: Core, r: Request) -> list[Reply]:
     identity = await rating_store.identity_of(core.store, user_id)
     found = await rating_store.profile(core.store, identity)
     tr = r.tr
-    if not found:
+    puzzled = await puzzles.card(core, user_id, tr)
+    events = await views.card(core, user_id, tr)
+    if not found and puzzled is None and events is None:
         return [Reply(tr(t("host.stats_none", name=who.name)), audience=EVERYONE)]
-    name = found[0][1].name
+    name = found[0][1].name if found else who.name
     accounts = len(await rating_store.accounts_of(core.store, identity))
     stale = [tr(t("ratings.updating"))] if {game for game, _ in found} & await rating_store.updating(core.store) else []
     subtitle = " · ".join([tr(t("ratings.linked_accounts", count=accounts))] * (accounts > 1) + stale)
-    cards, lines = [], [tr(t("host.stats_header", name=name)), *stale]
+    cards: list[GameCard] = []
+    lines = [tr(t("host.stats_header", name=name)), *stale]
     for game, s in found:
         history = s.history
         change = history[-1] - (history[-2] if len(history) > 1 else 0.0) if history else 0.0
@@ -133,18 +142,24 @@ async def stats(core: Core, r: Request) -> list[Reply]:
         if s.aided:
             second.append(tr(t("ratings.unrated_aided", count=s.aided)))
         recent = [(result, tr(t(f"ratings.letter_{result}"))) for result in s.recent]
-        cards.append({"title": tr(title(core.games[game])), "rating": f"{s.rating:.1f}", "change": f"{change:+.1f}",
-                      "history": history, "lines": [record, " · ".join(second)], "recent": recent})  # fmt: skip
+        cards.append(GameCard(title=tr(title(core.games[game])), rating=f"{s.rating:.1f}", change=f"{change:+.1f}",
+                              history=history, lines=[record, " · ".join(second)], recent=recent))
         lines.append(tr(t("ratings.stats_line", game=title(core.games[game]), rating=f"{s.rating:.1f}",
-                          change=f"{change:+.1f}", record=record)))  # fmt: skip
+                          change=f"{change:+.1f}", record=record)))
         if second:
             lines.append("  " + " · ".join(second))
         if recent:
             lines.append("  " + tr(t("ratings.recent", letters=" ".join(letter for _, letter in recent))))
+    if puzzled is not None:
+        cards.append(puzzled[0])
+        lines.append(puzzled[1])
+    if events is not None:
+        cards.append(events[0])
+        lines += events[1]
     page = await chat.player_line(core, identity, tr)
     if page:
         lines[0] += "\n" + page
-    view = {"title": name, "subtitle": subtitle, "games": cards, "empty": ""}
+    view = CardView(title=name, subtitle=subtitle, games=cards, empty="")
     return [await _drawn(core, pictures.card, view, lines, "stats.png", ())]
 
 
@@ -155,8 +170,8 @@ async def _known_as(core: Core, user_id: str, handle: str | None) -> str:
     return await core.store.user_by_handle(handle) or user_id
 
 
-async def _drawn(core: Core, draw: Callable[[dict[str, Any]], bytes], view: dict[str, Any], lines: list[str],
-                 image_name: str, buttons: tuple[Button, ...]) -> Reply:  # fmt: skip
+async def _drawn(core: Core, draw: Callable[[View], bytes], view: View, lines: list[str],
+                 image_name: str, buttons: tuple[Button, ...]) -> Reply:
     """The picture captioned with the first line (the header), the rest as text for the console;
     if the picture cannot be drawn, all the lines are the message."""
     try:

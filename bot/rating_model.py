@@ -178,14 +178,16 @@ def _sides(entries: Sequence[Entry]) -> dict[str, list[int]] | None:
 Member = int | str | tuple[int, ...]  # a seat, a role's player, or a side's seats rated as their average
 
 
-Teams = tuple[list[list[Skill]], list[int], list[list[Member]]]
+Teams = tuple[list[list[Skill]], list[float], list[list[Member]]]
 
 
 def _teams(entries: Sequence[Entry], skills: Mapping[str, Skill], sides: dict[str, list[int]] | None) -> Teams:
     """openskill's teams, their ranks, and who each team member stands for."""
     if sides is None:
         return [[skills[e.player]] for e in entries], [e.rank for e in entries], [[i] for i in range(len(entries))]
-    teams, ranks, members = [], [], []
+    teams: list[list[Skill]] = []
+    ranks: list[float] = []
+    members: list[list[Member]] = []
     for role, side in sides.items():
         names = [entries[i].player for i in side]
         mu = sum(skills[p].mu for p in names) / len(names)
@@ -196,7 +198,7 @@ def _teams(entries: Sequence[Entry], skills: Mapping[str, Skill], sides: dict[st
     return teams, ranks, members
 
 
-def _foregone(teams: list[list[Skill]], ranks: list[int]) -> bool:
+def _foregone(teams: list[list[Skill]], ranks: list[float]) -> bool:
     """Whether the winners were at least `FAVOURITE`s to beat each of the others (a draw never is)."""
     best = min(ranks)
     if all(r == best for r in ranks):

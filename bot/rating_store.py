@@ -29,7 +29,7 @@ from bot.storage.rebuilt import paced
 from bot.supervised import backoff
 
 __all__ = ["PLACE", "Rerater", "Standing", "accounts_of", "board", "catch_up", "identity_of", "profile", "rebuild",
-           "updating"]  # fmt: skip
+           "updating"]
 log = logging.getLogger(__name__)
 HISTORY = 20  # rating changes shown in /stats
 

@@ -17,7 +17,7 @@ from bot.i18n import Translator, t
 from bot.model import EVERYONE, Audience, Button, Private, Reply
 from bot.session import Session, SessionStatus
 from bot.web import chat
-from engines.base import Game, Msg, Outcome
+from engines.base import Game, Msg, Outcome, Overlay
 from render.base import RenderContext
 
 log = logging.getLogger(__name__)
@@ -42,7 +42,7 @@ def lobby(session: Session, tr: Translator, said: Msg) -> Reply:
     if waiting:
         lines.append(tr(t("host.waiting_accept", names=[s.name for s in waiting])))
         buttons += [button(tr, session, "host.button_accept", "accept"),
-                    button(tr, session, "host.button_decline", "decline")]  # fmt: skip
+                    button(tr, session, "host.button_decline", "decline")]
         mentions = tuple(s.user_id for s in waiting if s.user_id)
     if open_seats:
         lines.append(tr(t("host.how_to_join", count=open_seats)))
@@ -51,11 +51,12 @@ def lobby(session: Session, tr: Translator, said: Msg) -> Reply:
             lines.append(tr(t("host.how_to_go")))
             buttons.append(button(tr, session, "host.button_go", "go"))
     return Reply("\n".join(lines), buttons=tuple(buttons), mentions=mentions, session=session.id,
-                 names=_names(session, mentions), audience=EVERYONE)  # fmt: skip
+                 names=_names(session, mentions), audience=EVERYONE)
 
 
 async def board(
-    core: Core, session: Session, tr: Translator, lines: Iterable[Msg], *, overlay: Any = None, buttons: bool = True
+    core: Core, session: Session, tr: Translator, lines: Iterable[Msg], *, overlay: Overlay | None = None,
+    buttons: bool = True,
 ) -> Reply:
     """The public board with `lines` (what just happened) and what comes next; `overlay` marks
     things on this one picture; `buttons=False` for a look-up that is not the table message."""
@@ -85,7 +86,7 @@ async def board(
         session=session.id, buttons=_board_buttons(session, tr, game, state, to_move) if buttons else (),
         mentions=mentions, names=_names(session, mentions), audience=EVERYONE,
         over=session.status in (SessionStatus.FINISHED, SessionStatus.CANCELLED),
-    )  # fmt: skip
+    )
 
 
 async def after_move(core: Core, session: Session, tr: Translator, lines: Iterable[Msg]) -> list[Reply]:
@@ -103,7 +104,7 @@ async def after_move(core: Core, session: Session, tr: Translator, lines: Iterab
     return await _with_hands(core, session, tr, lines, concerned)
 
 
-def _hands_changed(game: Game, session: Session, before: Any, tr: Translator) -> set[int]:
+def _hands_changed(game: Game[Any, Any], session: Session, before: Any, tr: Translator) -> set[int]:
     """The seats whose own view (what only they see) differs before and after the last move."""
     old, new = game.from_json(before), game.from_json(session.state)
     return {s.seat for s in session.seats if game.private_lines(old, s.seat, tr) != game.private_lines(new, s.seat, tr)}
@@ -115,7 +116,7 @@ async def after_begin(core: Core, session: Session, tr: Translator, lines: Itera
 
 
 async def _with_hands(core: Core, session: Session, tr: Translator, lines: Iterable[Msg],
-                      concerned: set[int]) -> list[Reply]:  # fmt: skip
+                      concerned: set[int]) -> list[Reply]:
     replies = [await board(core, session, tr, lines)]
     game = core.game_of(session)
     if not game.hidden_hands or session.status != SessionStatus.PLAYING:
@@ -139,11 +140,11 @@ async def hand(core: Core, session: Session, seat: int, tr: Translator) -> Reply
     player = session.seats[seat]
     return await drawn(core, game, view, ctx, tr, tr(t("host.your_hand", name=player.name)), image_name="hand.png",
                        audience=Private(player.user_id or ""), session=session.id, language=tr.language,
-                       names={player.user_id: player.name} if player.user_id else {})  # fmt: skip
+                       names={player.user_id: player.name} if player.user_id else {})
 
 
-async def drawn(core: Core, game: Game, view: Any, ctx: RenderContext, tr: Translator, text: str, *,
-                audience: Audience, **fields: Any) -> Reply:  # fmt: skip
+async def drawn(core: Core, game: Game[Any, Any], view: Any, ctx: RenderContext, tr: Translator, text: str, *,
+                audience: Audience, **fields: Any) -> Reply:
     """A reply for `audience` with the picture of `view`, and its text board for the console. If the
     picture cannot be drawn, the error is logged and the text board takes its place in the text."""
     board = game.text(view, tr)
@@ -155,19 +156,19 @@ async def drawn(core: Core, game: Game, view: Any, ctx: RenderContext, tr: Trans
     return Reply(text, image=image, text_board=board, **fields, audience=audience)
 
 
-def context(session: Session, to_move: int | None, outcome: Outcome | None, tr: Translator, overlay: Any,
-            viewer: int | None = None) -> RenderContext:  # fmt: skip
+def context(session: Session, to_move: int | None, outcome: Outcome | None, tr: Translator, overlay: Overlay | None,
+            viewer: int | None = None) -> RenderContext:
     return RenderContext(
         names=tuple(s.name for s in session.seats), to_move=to_move, outcome=outcome, tr=tr, viewer=viewer,
         overlay=overlay, ai_seats=frozenset(s.seat for s in session.seats if s.played_by_ai),
-    )  # fmt: skip
+    )
 
 
 def _result_lines(session: Session, outcome: Outcome, tr: Translator) -> list[str]:
     if outcome.winners:
         names = [session.seats[s].name for s in outcome.winners]
         lines = ["🏆 " + tr(t("host.result_line_win", count=len(outcome.winners), names=names,
-                              reason=outcome.reason))]  # fmt: skip
+                              reason=outcome.reason))]
     else:
         lines = [tr(t("host.result_line_draw", reason=outcome.reason))]
     if outcome.scores:
@@ -176,10 +177,11 @@ def _result_lines(session: Session, outcome: Outcome, tr: Translator) -> list[st
     return lines
 
 
-def _board_buttons(session: Session, tr: Translator, game: Game, state: Any,
-                   to_move: int | None) -> tuple[Button, ...]:  # fmt: skip
+def _board_buttons(session: Session, tr: Translator, game: Game[Any, Any], state: Any,
+                   to_move: int | None) -> tuple[Button, ...]:
     if session.status == SessionStatus.FINISHED:
-        return () if session.watched else (button(tr, session, "host.button_rematch", "rematch"),)
+        review = button(tr, session, "review.button", "review")
+        return (review,) if session.watched else (button(tr, session, "host.button_rematch", "rematch"), review)
     if session.status != SessionStatus.PLAYING:
         return ()
     buttons = []

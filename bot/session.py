@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from engines.base import JSON, Outcome
+
+ResultKind = Literal["win", "loss", "draw"]  # a seat's result
 
 
 class SessionStatus(StrEnum):
@@ -135,7 +137,7 @@ class Result:
     user_id: str
     name: str
     rank: int
-    result: str  # win / loss / draw
+    result: ResultKind
     score: float | None = None
     role: str | None = None  # the seat's part where the game gives parts (`Game.roles`)
     aided: Aid | None = None  # how the seat's player was helped, if they were: the game is not rated for them

@@ -33,7 +33,7 @@ class Platform(Protocol):
 
 
 async def start(platform: Platform, attempts: int,
-                sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:  # fmt: skip
+                sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
     """`platform.start()`, tried up to `attempts` times while it fails transiently."""
     for attempt in range(1, attempts + 1):
         try:

@@ -43,7 +43,7 @@ class Wake:
 
 async def supervise(one_pass: Callable[[], Awaitable[float | None]], wake: Wake, clock: Callable[[], float],
                     poll: float, failed: Callable[[int, Exception], None],
-                    stopping: Callable[[], bool] = lambda: False) -> None:  # fmt: skip
+                    stopping: Callable[[], bool] = lambda: False) -> None:
     """Run `one_pass` until `stopping()`: it returns when its next work is due on `clock` (None: it
     knows of none), and the loop sleeps until then, `poll` seconds at most, or until woken. A pass
     that raises is told to `failed` with the failures in a row (to log it), and the loop rests the

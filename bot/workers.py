@@ -45,7 +45,10 @@ class Workers:
         self.name, self._threads = name, threads
         # forkserver: workers do not inherit the event loop's threads and sockets.
         self._context = multiprocessing.get_context("forkserver")
-        self._alive, self._host_alive = self._context.Pipe(duplex=False) if self.count > 0 else (None, None)
+        self._alive: Connection | None = None
+        self._host_alive: Connection | None = None
+        if self.count > 0:
+            self._alive, self._host_alive = self._context.Pipe(duplex=False)
         self._pool: Executor = self._new_pool()
         self._starting: asyncio.Future[list[Future[Any]]] | None = None  # the warm-up's start of the processes
         self.warming = False
@@ -53,8 +56,10 @@ class Workers:
     def _new_pool(self) -> Executor:
         if self.count == 0:
             return ThreadPoolExecutor(self._threads, thread_name_prefix=self.name)
+        alive = self._alive
+        assert alive is not None  # a pool of processes has its pipe
         return ProcessPoolExecutor(self.count, mp_context=self._context, initializer=_exit_with_the_host,
-                                   initargs=(self._alive,))  # fmt: skip
+                                   initargs=(alive,))
 
     async def run(self, fn: Callable[..., R], *args: Any) -> R:
         """`fn(*args)` in a worker; a pool whose worker died is replaced and asked again once."""

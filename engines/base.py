@@ -41,12 +41,12 @@ class Msg:
 
     def to_json(self) -> JSON:
         return {"key": self.key, "params": {k: v.to_json() if isinstance(v, Msg) else v
-                                            for k, v in self.params.items()}}  # fmt: skip
+                                            for k, v in self.params.items()}}
 
     @classmethod
     def from_json(cls, data: JSON) -> Msg:
         return cls(data["key"], {k: cls.from_json(v) if isinstance(v, dict) and "key" in v else v
-                                 for k, v in data["params"].items()})  # fmt: skip
+                                 for k, v in data["params"].items()})
 
 
 def msg(key: str, **params: Any) -> Msg:
@@ -110,7 +110,7 @@ class Outcome:
 
     def to_json(self) -> JSON:
         return {"ranks": list(self.ranks), "reason": self.reason.to_json(),
-                "scores": list(self.scores) if self.scores is not None else None}  # fmt: skip
+                "scores": list(self.scores) if self.scores is not None else None}
 
     @classmethod
     def from_json(cls, data: JSON) -> Outcome | None:
@@ -201,7 +201,7 @@ def read_options(game: str, options: tuple[Option, ...], args: list[str]) -> dic
             found = option.read(word)
         except ValueError:
             raise Refusal(option.refusal or f"{game}.bad_option", option=arg, value=word, low=option.low,
-                          high=option.high) from None  # fmt: skip
+                          high=option.high) from None
         if option.many:
             if len(values[option.name]) >= option.many:
                 raise Refusal(f"{game}.too_many_{option.name}", most=option.many)

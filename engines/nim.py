@@ -72,7 +72,7 @@ class Nim(Game[State, Move]):
         Option("max", low=1, high=MAX_STONES, refusal="nim.bad_max"),
         Option("misere", choices=(False, True), default=False,
                spellings={"misere": True, "misère": True, "normal": False, "反常": True, "普通": False}),
-    )  # fmt: skip
+    )
     # The perfect player needs no search: one unit of work is one position looked at.
     levels = {"easy": Limit(1_000, 1.0), "medium": Limit(1_000, 1.0), "hard": Limit(1_000, 1.0)}
     default_level = "hard"

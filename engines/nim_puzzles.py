@@ -42,7 +42,7 @@ class NimPuzzles(Puzzles):
 
     def start(self, puzzle: JSON) -> JSON:
         return _GAME.to_json(_GAME.new_state({"heaps": puzzle["heaps"], "max": puzzle["max"],
-                                              "misere": puzzle["misere"]}, 2, 0))  # fmt: skip
+                                              "misere": puzzle["misere"]}, 2, 0))
 
     def answer(self, puzzle: JSON, position: JSON, text: str) -> Answer:
         state = _GAME.from_json(position)

@@ -32,7 +32,7 @@ def review(record: Record, work: int | None = None) -> Review:
                                 msg("review.nim_lost_win", move=game.move_text(state, move), better=named or "")))
     return finish("nim", ((0,), (1,)), [seat for _, seat, m in steps if m is not None], chances,
                   [True] * len(chances), mistakes, lambda m: _board(game, steps[m.ply][0], steps[m.ply][2], m), used,
-                  record.winners)  # fmt: skip
+                  record.winners)
 
 
 def _winning(game: Nim, state: State, seat: int, most: int) -> tuple[Move | None, int]:

@@ -43,12 +43,12 @@ class Record:
 
     def to_json(self) -> JSON:
         return {"game": self.game, "options": self.options, "seats": self.seats, "seed": self.seed,
-                "moves": [list(m) for m in self.moves], "winners": list(self.winners)}  # fmt: skip
+                "moves": [list(m) for m in self.moves], "winners": list(self.winners)}
 
     @classmethod
     def from_json(cls, data: JSON) -> Record:
         return cls(data["game"], data["options"], data["seats"], data["seed"],
-                   tuple((int(s), str(m)) for s, m in data["moves"]), tuple(data.get("winners", ())))  # fmt: skip
+                   tuple((int(s), str(m)) for s, m in data["moves"]), tuple(data.get("winners", ())))
 
     def replay(self, game: Game[Any, Any]) -> list[tuple[Any, int, Any]]:
         """(the state before, the seat, the move) of every move, and the state after the last as
@@ -77,12 +77,12 @@ class Mistake:
 
     def to_json(self) -> JSON:
         return {"ply": self.ply, "seat": self.seat, "played": self.played, "better": self.better,
-                "loss": self.loss, "exact": self.exact, "said": self.said.to_json()}  # fmt: skip
+                "loss": self.loss, "exact": self.exact, "said": self.said.to_json()}
 
     @classmethod
     def from_json(cls, data: JSON) -> Mistake:
         return cls(data["ply"], data["seat"], data["played"], data["better"], data["loss"], data["exact"],
-                   Msg.from_json(data["said"]))  # fmt: skip
+                   Msg.from_json(data["said"]))
 
 
 @dataclass(frozen=True)
@@ -116,7 +116,7 @@ class Review:
             "critical": self.critical.to_json() if self.critical else None, "board": self.board, "marks": self.marks,
             "work": self.work,
             "estimate": self.estimate, "cpu": self.cpu,
-        }  # fmt: skip
+        }
 
     @classmethod
     def from_json(cls, data: JSON) -> Review:
@@ -125,7 +125,7 @@ class Review:
             tuple(data["exact"]), tuple(Mistake.from_json(m) for m in data["mistakes"]), tuple(data["turning"]),
             Mistake.from_json(data["critical"]) if data["critical"] else None, data["board"], data["marks"],
             data["work"], data["estimate"], data["cpu"],
-        )  # fmt: skip
+        )
 
     def side_of(self, seat: int) -> int:
         return next(k for k, seats in enumerate(self.sides) if seat in seats)
@@ -133,7 +133,7 @@ class Review:
 
 def finish(game: str, sides: Sequence[Sequence[int]], movers: Sequence[int], chances: Sequence[Sequence[float]],
            exact: Sequence[bool], mistakes: Sequence[Mistake], board: Callable[[Mistake], tuple[JSON, JSON]],
-           work: int, winners: Sequence[int] = (), estimate: bool = False) -> Review:  # fmt: skip
+           work: int, winners: Sequence[int] = (), estimate: bool = False) -> Review:
     """A `Review` from a game's analysis. `movers[ply]`: the seat that made each move. The turning points
     are the mistakes proved and the moves after which their side's chance fell by `SWING` or more; the
     critical moment is the mistake that lost the most, among the losers' mistakes when someone won (the

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from PIL import Image
 
-from engines.base import Msg, Outcome, Overlay
+from engines.base import Msg, Outcome, Overlay, Translate
+
+
+def keys_of(message: Msg | str) -> str:
+    """A translator that says each message's key (the renderers' samples draw with it)."""
+    return message if isinstance(message, str) else message.key
 
 
 @dataclass(frozen=True)
@@ -23,7 +27,7 @@ class RenderContext:
     names: tuple[str, ...]
     to_move: int | None
     outcome: Outcome | None
-    tr: Callable[[Msg], str]
+    tr: Translate
     viewer: int | None = None
     overlay: Overlay | None = None
     ai_seats: frozenset[int] = field(default_factory=frozenset)

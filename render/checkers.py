@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw
 from engines.base import Outcome, Overlay, msg
 from engines.checkers import board as B
 from engines.checkers.state import CheckersView
-from render.base import RenderContext, png
+from render.base import RenderContext, keys_of, png
 from render.header import HIGHLIGHT, SEAT_COLOURS, draw_players, draw_status
 from render.text import draw_text, fit
 
@@ -219,7 +219,7 @@ def _subtitle(view: CheckersView, ctx: RenderContext) -> str:
     if view["finished"]:
         sep = ctx.tr(msg("checkers.places_separator"))
         places = sep.join(ctx.tr(msg("checkers.place", place=i + 1, name=ctx.names[s]))
-                          for i, s in enumerate(view["finished"]))  # fmt: skip
+                          for i, s in enumerate(view["finished"]))
         parts.append(ctx.tr(msg("checkers.finished", places=places)))
     overlay = ctx.overlay or {}
     if overlay.get("piece") is not None:
@@ -287,7 +287,7 @@ def _palette(points: tuple[int, ...]) -> Image.Image:
         overlay: Overlay = {"piece": "m9", "marks": ["a5", "e9", "y13", "m11"], "path": ["a13", "e13", "y5"]}
         outcome = Outcome(tuple(range(1, n + 1)), msg("checkers.end_goal")) if finished else None
         names = tuple(f"Player {s}" for s in range(n))
-        ctx = RenderContext(names, None if finished else 0, outcome, lambda m: m.key, overlay=overlay)
+        ctx = RenderContext(names, None if finished else 0, outcome, keys_of, overlay=overlay)
         samples.append(_draw(view, ctx))
     sample = Image.new("RGB", (WIDTH, HEIGHT * 2))
     sample.paste(samples[0], (0, 0))

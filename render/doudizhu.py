@@ -179,7 +179,7 @@ def _role_badge(image: Image.Image, ctx: RenderContext, landlord: bool, x: float
 
 
 def _draw_seat(image: Image.Image, view: DdzView | DdzPrivateView, ctx: RenderContext, seat: int, top: int,
-               height: int = ROW) -> None:  # fmt: skip
+               height: int = ROW) -> None:
     """A seat's row; `height` past `ROW` holds its open hand (a game that is over shows every hand)."""
     draw = ImageDraw.Draw(image)
     turn = view["turn"] == seat

@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw, ImageFilter
 
 from engines.base import Outcome, msg
 from engines.gomoku.state import GomokuView
-from render.base import RenderContext, png
+from render.base import RenderContext, keys_of, png
 from render.header import draw_players, draw_status
 from render.text import draw_text
 
@@ -205,7 +205,7 @@ def _palette(size: int) -> Image.Image:
             "forbidden": [[1, 0], [4, 1]],
         }
         outcome = Outcome((1, 2), msg("gomoku.five", points="a1 b2 c3 d4 e5")) if finished else None
-        ctx = RenderContext(names, None if finished else 1, outcome, lambda m: m.key, overlay={"numbers": finished})
+        ctx = RenderContext(names, None if finished else 1, outcome, keys_of, overlay={"numbers": finished})
         samples.append(_draw(view, ctx))
     sample = Image.new("RGB", (samples[0].width, samples[0].height * 2))
     sample.paste(samples[0], (0, 0))

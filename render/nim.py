@@ -8,7 +8,7 @@ from PIL import Image, ImageDraw
 
 from engines.base import Outcome, msg
 from engines.nim import NimView
-from render.base import RenderContext, png
+from render.base import RenderContext, keys_of, png
 from render.header import SEAT_COLOURS, draw_players, draw_status
 from render.text import draw_text
 
@@ -80,9 +80,9 @@ def _palette() -> Image.Image:
     samples = []
     for seat, finished in ((0, False), (1, True)):
         view: NimView = {"heaps": [0, 3, 7, 12, 20], "start": [5, 5, 9, 12, 20], "max": 3, "misere": finished,
-                "last": {"heap": 0, "count": 5, "seat": seat}}  # fmt: skip
+                "last": {"heap": 0, "count": 5, "seat": seat}}
         outcome = Outcome((1, 2), msg("nim.normal_end")) if finished else None
-        ctx = RenderContext(("Alice", "小明 🐼"), None if finished else 1 - seat, outcome, lambda m: m.key)
+        ctx = RenderContext(("Alice", "小明 🐼"), None if finished else 1 - seat, outcome, keys_of)
         samples.append(_draw(view, ctx))
     sample = Image.new("RGB", (WIDTH, sum(s.height for s in samples)))
     sample.paste(samples[0], (0, 0))

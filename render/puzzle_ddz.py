@@ -29,7 +29,7 @@ def _seat(image: Image.Image, view: dict[str, Any], ctx: RenderContext, seat: in
     draw = ImageDraw.Draw(image)
     turn = view["turn"] == seat
     draw.rounded_rectangle((12, top + 4, WIDTH - 12, top + ROW - 4), radius=14, fill="#2a8a5e" if turn else FELT_DARK,
-                           outline=SEAT_COLOURS[seat] if turn else None, width=3)  # fmt: skip
+                           outline=SEAT_COLOURS[seat] if turn else None, width=3)
     draw.rounded_rectangle((12, top + 4, 22, top + ROW - 4), radius=5, fill=SEAT_COLOURS[seat])
     name = ctx.names[seat] if seat < len(ctx.names) else str(seat + 1)
     right = role_badge(image, ctx, view["landlord"] == seat, 36, top + 28)

@@ -7,7 +7,7 @@ least 11-12 px: names are fitted with an ellipsis, numbers never are.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from PIL import Image, ImageDraw
 
@@ -22,6 +22,42 @@ ROW = 58
 NAME_SIZE, NUMBER_SIZE, HEAD_SIZE, TITLE_SIZE = 27, 26, 19, 34
 
 
+class LeaderboardRow(TypedDict):
+    rank: int
+    name: str
+    rating: str
+    games: int
+    win: str  # the win rate, as shown
+    streak: str  # "+3", "-1", "0"
+    ai: bool
+    me: bool  # the reader
+
+
+class LeaderboardView(TypedDict):
+    title: str
+    subtitle: str
+    headings: dict[str, str]  # column -> its heading
+    rows: list[LeaderboardRow]
+    footer: str
+    empty: str  # what an empty board says
+
+
+class GameCard(TypedDict):
+    title: str
+    rating: str
+    change: str  # since the game before, as shown ("+1.2")
+    history: list[float]  # the rating after each of the last rated games
+    lines: list[str]
+    recent: list[tuple[str, str]]  # (win/loss/draw, its letter in the reader's language)
+
+
+class CardView(TypedDict):
+    title: str
+    subtitle: str
+    games: list[GameCard]
+    empty: str
+
+
 def _header(image: Image.Image, title: str, subtitle: str) -> int:
     draw_text(image, (24, 52), fit(title, TITLE_SIZE, WIDTH - 48, bold=True), TITLE_SIZE, fill=INK, bold=True)
     if subtitle:
@@ -34,7 +70,7 @@ def _header(image: Image.Image, title: str, subtitle: str) -> int:
 COLUMNS = (("rating", 452), ("games", 534), ("win", 624), ("streak", 704))
 
 
-def leaderboard(view: dict[str, Any]) -> bytes:
+def leaderboard(view: LeaderboardView) -> bytes:
     """`view`: title, subtitle, headings {rating, games, win, streak}, rows [{rank, name, rating,
     games, win, streak, ai, me}], footer (the page), empty (said when there are no rows)."""
     rows = view["rows"]
@@ -49,7 +85,7 @@ def leaderboard(view: dict[str, Any]) -> bytes:
     draw.line((16, y, WIDTH - 16, y), fill=RULE, width=2)
     if not rows:
         draw_text(image, (WIDTH / 2, y + ROW / 2), fit(view["empty"], NAME_SIZE, WIDTH - 48), NAME_SIZE,
-                  fill=SOFT, anchor="mm")  # fmt: skip
+                  fill=SOFT, anchor="mm")
     for i, row in enumerate(rows):
         top = y + i * ROW
         if row.get("me"):
@@ -64,7 +100,7 @@ def leaderboard(view: dict[str, Any]) -> bytes:
             draw_text(image, (46, mid), str(rank), NUMBER_SIZE, fill=SOFT, bold=True, anchor="mm")
         name = ("🤖 " if row.get("ai") else "") + row["name"]
         draw_text(image, (84, mid), fit(name, NAME_SIZE, COLUMNS[0][1] - 84 - 96), NAME_SIZE, fill=INK,
-                  bold=rank <= 3, anchor="lm")  # fmt: skip
+                  bold=rank <= 3, anchor="lm")
         draw_text(image, (COLUMNS[0][1], mid), row["rating"], NUMBER_SIZE, fill=INK, bold=True, anchor="rm")
         draw_text(image, (COLUMNS[1][1], mid), str(row["games"]), NUMBER_SIZE, fill=INK, anchor="rm")
         draw_text(image, (COLUMNS[2][1], mid), row["win"], NUMBER_SIZE, fill=INK, anchor="rm")
@@ -75,7 +111,7 @@ def leaderboard(view: dict[str, Any]) -> bytes:
     draw.line((16, bottom, WIDTH - 16, bottom), fill=RULE, width=2)
     if view.get("footer"):
         draw_text(image, (WIDTH / 2, bottom + 34), fit(view["footer"], HEAD_SIZE, WIDTH - 48), HEAD_SIZE, fill=SOFT,
-                  anchor="mm")  # fmt: skip
+                  anchor="mm")
     return png(image)
 
 
@@ -84,7 +120,7 @@ CARD = 250
 PLOT = (430, 0, WIDTH - 28, 112)  # the rating plot inside a card: left, top, right, bottom
 
 
-def card(view: dict[str, Any]) -> bytes:
+def card(view: CardView) -> bytes:
     """`view`: title (the player), subtitle, games [{title, rating, change, history, lines,
     recent, ai}], empty (said when there are none)."""
     games = view["games"]
@@ -94,7 +130,7 @@ def card(view: dict[str, Any]) -> bytes:
     y = _header(image, view["title"], view.get("subtitle", ""))
     if not games:
         draw_text(image, (WIDTH / 2, y + 60), fit(view["empty"], NAME_SIZE, WIDTH - 48), NAME_SIZE, fill=SOFT,
-                  anchor="mm")  # fmt: skip
+                  anchor="mm")
     for game in games:
         draw.rounded_rectangle((16, y + 8, WIDTH - 16, y + CARD - 8), radius=18, fill="white", outline=RULE, width=2)
         draw_text(image, (36, y + 48), fit(game["title"], 26, PLOT[0] - 60, bold=True), 26, fill=INK, bold=True)

@@ -68,12 +68,12 @@ def standings(view: dict[str, Any]) -> bytes:
             draw.line((NAME_LEFT, mid, ends, mid), fill=SOFT, width=2)  # struck out: withdrawn
         for key, right in COLUMNS:
             draw_text(image, (right, mid), str(row[key]), NUMBER_SIZE, fill=colour, bold=key == "points",
-                      anchor="rm")  # fmt: skip
+                      anchor="rm")
     bottom = y + max(1, len(rows)) * ROW
     draw.line((16, bottom, WIDTH - 16, bottom), fill=RULE, width=2)
     if view.get("footer"):
         draw_text(image, (WIDTH / 2, bottom + 32), fit(view["footer"], HEAD_SIZE, WIDTH - 48), HEAD_SIZE, fill=SOFT,
-                  anchor="mm")  # fmt: skip
+                  anchor="mm")
     return png(image)
 
 
@@ -125,17 +125,17 @@ def bracket(view: dict[str, Any]) -> bytes:
     centre = top + slots * SLOT / 2
     if champion is not None:
         draw.rounded_rectangle((x, centre - SLOT, x + COLUMN, centre + SLOT), radius=10, fill=MINE, outline=RULE,
-                               width=2)  # fmt: skip
+                               width=2)
         draw_text(image, (x + 10, centre), "🏆", 24, anchor="lm")
         draw_text(image, (x + 44, centre), fit(_name(champion), BRACKET_SIZE + 2, COLUMN - 54, bold=True),
-                  BRACKET_SIZE + 2, fill=INK, bold=True, anchor="lm")  # fmt: skip
+                  BRACKET_SIZE + 2, fill=INK, bold=True, anchor="lm")
     if view.get("footer"):
         draw_text(image, (24, height - 24), fit(view["footer"], HEAD_SIZE, width - 48), HEAD_SIZE, fill=SOFT)
     return png(image)
 
 
 def _slot(image: Image.Image, who: dict[str, Any] | None, x: float, y: float, winner: int | None,
-          side: int) -> None:  # fmt: skip
+          side: int) -> None:
     if who is None:
         draw_text(image, (x + 10, y), "—", BRACKET_SIZE, fill=RULE, anchor="lm")
         return
@@ -145,7 +145,7 @@ def _slot(image: Image.Image, who: dict[str, Any] | None, x: float, y: float, wi
     colour = WIN if won else DRAW if lost else INK
     room = COLUMN - 36 - 44
     draw_text(image, (x + 32, y), fit(_name(who), BRACKET_SIZE, room, bold=won), BRACKET_SIZE, fill=colour,
-              bold=won, anchor="lm")  # fmt: skip
+              bold=won, anchor="lm")
 
 
 # --- the podium ------------------------------------------------------------------------------
@@ -168,10 +168,10 @@ def podium(view: dict[str, Any]) -> bytes:
         draw_text(image, (left + 100, ground - step / 2), str(index + 1), 56, fill="white", bold=True, anchor="mm")
         draw_text(image, (left + 100, ground - step - 86), MEDALS[index], 40, anchor="mm")
         draw_text(image, (left + 100, ground - step - 44), fit(_name(place), 22, 196, bold=True), 22, fill=INK,
-                  bold=True, anchor="mm")  # fmt: skip
+                  bold=True, anchor="mm")
         draw_text(image, (left + 100, ground - step - 16), str(place["points"]), 18, fill=SOFT, anchor="mm")
     draw.line((20, ground, WIDTH - 20, ground), fill=INK, width=3)
     if view.get("footer"):
         draw_text(image, (WIDTH / 2, height - 14), fit(view["footer"], HEAD_SIZE, WIDTH - 48), HEAD_SIZE, fill=SOFT,
-                  anchor="mm")  # fmt: skip
+                  anchor="mm")
     return png(image)

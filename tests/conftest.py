@@ -66,7 +66,7 @@ ALICE, BOB, CAROL = person("alice"), person("bob"), person("carol")
 
 
 async def open_table(db: Path | str, clock: Clock, ai_workers: int = 0, store: Storage | None = None,
-                     **host_options) -> Table:  # fmt: skip
+                     **host_options) -> Table:
     store = store or await open_storage(str(db))
     host = Host(store, AIRunner(ai_workers), clock=clock, **host_options)
     table = Table(host, store, clock, db)

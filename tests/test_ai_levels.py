@@ -100,7 +100,7 @@ def test_each_level_reaches_its_own_settings(name: str) -> None:
 # A Dou Dizhu deal (seed 19) played to an endgame: the landlord (seat 0) to play, 6, 5 and 9 cards left.
 DDZ_ENDGAME = ["pass", "bid 3", "3 3", "4 4", "pass", "7 7", "9 9", "pass", "Q Q", "pass", "K K", "A A", "pass",
                "8 8 8 8", "pass", "pass", "3 3", "J J", "pass", "pass", "6", "7", "pass", "9", "10", "pass", "Q",
-               "K", "pass", "BJ", "RJ", "pass", "pass", "5 5 5", "pass", "pass", "10", "pass"]  # fmt: skip
+               "K", "pass", "BJ", "RJ", "pass", "pass", "5 5 5", "pass", "pass", "10", "pass"]
 
 
 def ddz_endgame(game: Game) -> Any:

@@ -136,21 +136,21 @@ def test_the_image_install_steps_give_a_gamehost_that_plays(tmp_path: Path) -> N
     checkout = set(ROOT.iterdir())
     env = {**os.environ, "PYTHON": sys.executable, "PIP_NO_COMPILE": "1", "PIP_NO_INPUT": "1"}
     done = subprocess.run(["sh", str(DEPLOY / "install.sh"), str(prefix), str(ROOT)], env=env, capture_output=True,
-                          text=True, timeout=600, cwd=ROOT)  # fmt: skip (run from the checkout: it must not count)
+                          text=True, timeout=600, cwd=ROOT)  # run from the checkout: it must not count
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"gamehost installed in {prefix}" in done.stdout
     assert set(ROOT.iterdir()) == checkout, "install.sh left files in the checkout"
 
     # The installed package, not this checkout: run from elsewhere, with nothing of the checkout on the path.
     where = subprocess.run([prefix / "bin" / "python", "-c", "import bot, render; print(bot.__file__, render.__file__)"
-                            ], cwd=tmp_path, capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"})  # fmt: skip
+                            ], cwd=tmp_path, capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"})
     assert where.returncode == 0 and where.stdout.count(str(prefix)) == 2, where.stdout + where.stderr
     game = subprocess.run(
         [prefix / "bin" / "gamehost", "--ai-workers", "0", "--render-workers", "0", "--name", "小明😀",
          "--images", str(tmp_path / "pictures"), "--db", str(tmp_path / "g.db")],
         input="nim start 2 2\n/as bob\njoin\n", cwd=tmp_path, capture_output=True, text=True, timeout=300,
         env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
-    )  # fmt: skip
+    )
     assert game.returncode == 0, game.stdout + game.stderr
     assert "Nim begins: 小明😀 vs bob" in game.stdout, game.stdout
     pictures = list((tmp_path / "pictures").glob("*.png"))

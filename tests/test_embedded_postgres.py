@@ -35,7 +35,7 @@ def pytest_run(tmp_path: Path, *args: str) -> subprocess.Popen[str]:
     env.update({DEFAULT: f"postgresql://postgres@127.0.0.1:{closed_port()}/postgres", "TMPDIR": str(tmp_path)})
     command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args]
     return subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True)  # fmt: skip
+                            start_new_session=True)
 
 
 def running_in(data: str) -> list[str]:

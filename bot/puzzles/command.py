@@ -113,7 +113,7 @@ async def _solution(core: Core, r: Request, attempt: Attempt) -> list[Reply]:
     attempt.status, attempt.finished_at = FAILED, core.clock()
     moved = await core.store.puzzle_save(attempt)
     public = Reply("\n".join(r.tr(m) for m in [t("puzzle.gave_up", name=r.user.name), *_rating_lines(attempt, moved)]),
-                   audience=EVERYONE)  # fmt: skip
+                   audience=EVERYONE)
     return [public, secret(r.user, r.reader, t("puzzle.solution", moves=" → ".join(line)))]
 
 

@@ -44,9 +44,9 @@ from __future__ import annotations
 import contextlib
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
 from bot.rating_model import Skill
 from bot.session import (
@@ -69,6 +69,12 @@ from engines.base import Outcome
 __all__ = ["PLACE", "ChannelBusy", "Conflict", "Redeemed", "Storage", "StorageUnavailable", "Throttle"]
 
 PLACE = "place"  # channel setting: the Discord server or Telegram group a channel belongs to
+
+
+class Row(Protocol):
+    """A result row read by column name (sqlite3.Row, asyncpg.Record, a dict)."""
+
+    def __getitem__(self, key: str, /) -> Any: ...
 
 
 class StorageUnavailable(Exception):
@@ -198,6 +204,10 @@ class Events(ABC):
         """The channel's open or running event, with its entries and games."""
 
     @abstractmethod
+    async def event_latest(self, channel: str) -> Tournament | None:
+        """The channel's most recent event, whatever its status."""
+
+    @abstractmethod
     async def event_get(self, event_id: int) -> Tournament | None: ...
 
     @abstractmethod
@@ -282,7 +292,7 @@ class Storage(Ratings, Events, PuzzleStore):
     # --- background work, claimed by one live process --------------------------------
     @abstractmethod
     async def claim(self, now: float, owner: str, lease: float,
-                    platforms: Sequence[str] | None = None) -> list[Session]:  # fmt: skip
+                    platforms: Sequence[str] | None = None) -> list[Session]:
         """Sessions with work to do (a deadline passed by `now`, a bot to move) that no other
         live process holds, in channels of `platforms` ("discord", ...; None: all): each now
         held by `owner` for `lease` seconds from now (for those it held already: renewed), the
@@ -302,7 +312,7 @@ class Storage(Ratings, Events, PuzzleStore):
     # deleted once sent (`outbox_done`) or kept with its replies for a deliverer (`outbox_hold`).
     @abstractmethod
     async def outbox_claim(self, now: float, owner: str, lease: float, platforms: Sequence[str] | None = None,
-                           most: int = 100) -> list[Outgoing]:  # fmt: skip
+                           most: int = 100) -> list[Outgoing]:
         """Rows due by `now` (the host's clock) that no other live process holds and that are first
         in their channel (no older row of it waits or is held by another), in channels of
         `platforms` (None: all): each now held by `owner` for `lease` seconds, oldest first."""
@@ -317,7 +327,7 @@ class Storage(Ratings, Events, PuzzleStore):
 
     @abstractmethod
     async def outbox_hold(self, key: str, replies: str, sent: list[dict[str, Any]], attempts: int, due: float,
-                          dropped: Sequence[str] = ()) -> None:  # fmt: skip
+                          dropped: Sequence[str] = ()) -> None:
         """Keep `key`'s row for a deliverer with its `replies` (JSON), what of them was `sent`, its
         failed `attempts`, not before `due`, its lease given up; delete the `dropped` rows (of the
         same commands, which `replies` covers), in one transaction."""
@@ -343,6 +353,19 @@ class Storage(Ratings, Events, PuzzleStore):
     @abstractmethod
     async def moves(self, session_id: int) -> list[MoveRow]: ...
 
+    # A finished game's review (`bot.review`): made once, kept as JSON, served again.
+    @abstractmethod
+    async def finished(self, channel: str, limit: int = 100) -> list[int]:
+        """The ids of the channel's finished games, the latest first (at most `limit`)."""
+
+    @abstractmethod
+    async def review(self, session_id: int) -> str | None:
+        """The stored review of a finished game, or None."""
+
+    @abstractmethod
+    async def save_review(self, session_id: int, review: str, at: float) -> None:
+        """Keep a game's review; a review kept already stays as it is."""
+
     @abstractmethod
     async def setting(self, channel: str, key: str) -> str | None: ...
 
@@ -357,7 +380,7 @@ class Storage(Ratings, Events, PuzzleStore):
     @abstractmethod
     async def published(self, key: str, default_on: Sequence[str], game: str | None = None,
                         players: Sequence[str] | None = None, limit: int = 20,
-                        offset: int = 0) -> list[Session]:  # fmt: skip
+                        offset: int = 0) -> list[Session]:
         """Finished sessions, the most recently finished first, of the channels whose setting `key`
         is "on" (or unset, where the channel's id starts with one of `default_on`); of `game`
         only, and only those in which one of `players` (user ids) sat, when given."""
@@ -395,10 +418,10 @@ def aided_of(text: str | None) -> dict[int, Aid]:
     return {int(seat): Aid(aid) for seat, aid in (load(text) or {}).items()}
 
 
-def session_of(row: Mapping[str, Any], seat_rows: list[list[Any]]) -> Session:
+def session_of(row: Row, seat_rows: list[list[Any]]) -> Session:
     """A session from its row and its seats' rows ([seat, user_id, name, handle, ai_level, away, accepted])."""
     seats = [Seat(n, user, name, handle, level, bool(away), bool(accepted))
-             for n, user, name, handle, level, away, accepted in sorted(seat_rows)]  # fmt: skip
+             for n, user, name, handle, level, away, accepted in sorted(seat_rows)]
     session = Session(
         id=row["id"], channel=row["channel"], game=row["game"], status=SessionStatus(row["status"]),
         options=json.loads(row["options"]), seed=row["seed"], seats=seats, starter=row["starter"],
@@ -406,10 +429,10 @@ def session_of(row: Mapping[str, Any], seat_rows: list[list[Any]]) -> Session:
         state=load(row["state"]), version=row["version"], deadline=row["deadline"],
         offer=Offer.from_json(load(row["offer"])), outcome=Outcome.from_json(load(row["outcome"])), ply=row["ply"],
         bot_turn=bool(row["bot_turn"]), aided=aided_of(row["aided"]),
-    )  # fmt: skip
+    )
     session.saved_seats = [replace(seat) for seat in seats]
     return session
 
 
-def move_of(row: Mapping[str, Any]) -> MoveRow:
+def move_of(row: Row) -> MoveRow:
     return MoveRow(row["ply"], row["seat"], row["move"], bool(row["by_ai"]), json.loads(row["state_before"]), row["at"])

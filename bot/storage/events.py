@@ -27,7 +27,7 @@ class SQLEvents(SQLOutbox):
     async def event_create(self, event: Tournament) -> Tournament:
         async with self._writing() as tx:
             busy = await tx.rows("SELECT id FROM events WHERE channel=? AND status IN ('open', 'running')",
-                                 event.channel)  # fmt: skip
+                                 event.channel)
             if busy:
                 raise ChannelBusy(event.channel)
             rows = await tx.rows(
@@ -35,7 +35,7 @@ class SQLEvents(SQLOutbox):
                 " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 event.channel, event.game, event.format, str(event.status), event.organiser,
                 json.dumps(event.options), event.round, event.version, event.created_at, event.updated_at,
-            )  # fmt: skip
+            )
             event.id = int(rows[0]["id"])
             await _write_children(tx, event)
         return event
@@ -46,7 +46,7 @@ class SQLEvents(SQLOutbox):
                 "UPDATE events SET status=?, options=?, round=?, version=version + 1, updated_at=?"
                 " WHERE id=? AND version=? RETURNING version",
                 str(event.status), json.dumps(event.options), event.round, event.updated_at, event.id, event.version,
-            )  # fmt: skip
+            )
             if not rows:
                 raise Conflict(f"event {event.id} changed since it was read")
             await _write_children(tx, event)
@@ -54,6 +54,10 @@ class SQLEvents(SQLOutbox):
 
     async def event_active(self, channel: str) -> Tournament | None:
         found = await self._events("channel=? AND status IN ('open', 'running')", channel)
+        return found[0] if found else None
+
+    async def event_latest(self, channel: str) -> Tournament | None:
+        found = await self._events("id=(SELECT MAX(id) FROM events WHERE channel=?)", channel)
         return found[0] if found else None
 
     async def event_get(self, event_id: int) -> Tournament | None:
@@ -72,7 +76,7 @@ class SQLEvents(SQLOutbox):
                 f" AS e WHERE e.status='running' AND {free} ORDER BY e.id{self._skip_locked})"
                 f" AND {free.replace('e.', '')} RETURNING id",
                 owner, lease, owner, owner,
-            )  # fmt: skip
+            )
             return await _load(tx, f"id IN ({marks(len(rows))})", *[r["id"] for r in rows]) if rows else []
 
     async def events_release(self, owner: str) -> None:
@@ -82,7 +86,7 @@ class SQLEvents(SQLOutbox):
     async def events_of(self, entrant: str, limit: int = 5) -> list[Tournament]:
         async with self._reading() as tx:
             rows = await tx.rows("SELECT event_id FROM event_entrants WHERE entrant=? ORDER BY event_id DESC LIMIT ?",
-                                 entrant, limit)  # fmt: skip
+                                 entrant, limit)
             ids = [r["event_id"] for r in rows]
             found = await _load(tx, f"id IN ({marks(len(ids))})", *ids) if ids else []
         return sorted(found, key=lambda e: -(e.id or 0))
@@ -93,13 +97,16 @@ class SQLEvents(SQLOutbox):
 
 
 async def _write_children(tx: Tx, event: Tournament) -> None:
+    kept = [e.entrant for e in event.entries]  # (one who left before it began is no entrant at all)
+    await tx.run(f"DELETE FROM event_entrants WHERE event_id=? AND entrant NOT IN ({marks(len(kept))})",
+                 event.id, *kept) if kept else await tx.run("DELETE FROM event_entrants WHERE event_id=?", event.id)
     await tx.many(
         "INSERT INTO event_entrants (event_id, entrant, name, handle, ai_level, rating, withdrawn, position)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id, entrant) DO UPDATE SET name=excluded.name,"
         " handle=excluded.handle, ai_level=excluded.ai_level, rating=excluded.rating, withdrawn=excluded.withdrawn",
         [(event.id, e.entrant, e.name, e.handle, e.ai_level, float(e.rating), e.withdrawn, i)
          for i, e in enumerate(event.entries)],
-    )  # fmt: skip
+    )
     await tx.many(
         "INSERT INTO event_games (event_id, round, table_no, players, place, session_id, points, ranks)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id, round, table_no) DO UPDATE SET"
@@ -107,7 +114,7 @@ async def _write_children(tx: Tx, event: Tournament) -> None:
         [(event.id, g.round, g.table, json.dumps(g.players), g.place, g.session_id,
           None if g.points is None else json.dumps(g.points), None if g.ranks is None else json.dumps(g.ranks))
          for g in event.games],
-    )  # fmt: skip
+    )
 
 
 async def _load(tx: Tx, where: str, *params: Any) -> list[Tournament]:
@@ -117,16 +124,16 @@ async def _load(tx: Tx, where: str, *params: Any) -> list[Tournament]:
     ids = [r["id"] for r in rows]
     entries: dict[int, list[Entry]] = defaultdict(list)
     for r in await tx.rows(f"SELECT * FROM event_entrants WHERE event_id IN ({marks(len(ids))}) ORDER BY event_id,"
-                           " position", *ids):  # fmt: skip
+                           " position", *ids):
         entries[r["event_id"]].append(Entry(r["entrant"], r["name"], r["rating"], r["ai_level"], r["handle"],
-                                            r["withdrawn"]))  # fmt: skip
+                                            r["withdrawn"]))
     games: dict[int, list[EventGame]] = defaultdict(list)
     for r in await tx.rows(f"SELECT * FROM event_games WHERE event_id IN ({marks(len(ids))}) ORDER BY event_id,"
-                           " round, table_no", *ids):  # fmt: skip
+                           " round, table_no", *ids):
         games[r["event_id"]].append(EventGame(
             r["round"], r["table_no"], tuple(json.loads(r["players"])), r["place"], r["session_id"],
             None if r["points"] is None else tuple(json.loads(r["points"])),
-            None if r["ranks"] is None else tuple(json.loads(r["ranks"]))))  # fmt: skip
+            None if r["ranks"] is None else tuple(json.loads(r["ranks"]))))
     return [Tournament(r["channel"], r["game"], r["format"], EventStatus(r["status"]), r["organiser"],
                        json.loads(r["options"]), r["created_at"], r["updated_at"], r["round"], r["version"], r["id"],
-                       entries[r["id"]], games[r["id"]]) for r in rows]  # fmt: skip
+                       entries[r["id"]], games[r["id"]]) for r in rows]

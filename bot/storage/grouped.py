@@ -32,16 +32,16 @@ from bot.storage.contract import aided_dump, dump, offer_outcome
 log = logging.getLogger(__name__)
 
 UPDATE = ("UPDATE sessions SET status=?, options=?, seed=?, state=?, version=?, deadline=?, offer=?, outcome=?,"
-          " ply=?, updated_at=?, bot_turn=?, aided=? WHERE id=? AND version=?")  # fmt: skip
+          " ply=?, updated_at=?, bot_turn=?, aided=? WHERE id=? AND version=?")
 SEATS = ("INSERT INTO seats (session_id, seat, user_id, name, handle, ai_level, away, accepted)"
          " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session_id, seat) DO UPDATE SET"
          " user_id=excluded.user_id, name=excluded.name, handle=excluded.handle, ai_level=excluded.ai_level,"
-         " away=excluded.away, accepted=excluded.accepted")  # fmt: skip
+         " away=excluded.away, accepted=excluded.accepted")
 DROP_MOVES = "DELETE FROM moves WHERE session_id=? AND ply>=?"
 MOVE = "INSERT INTO moves (session_id, ply, seat, move, by_ai, state_before, at) VALUES (?, ?, ?, ?, ?, ?, ?)"
 NOW = "((julianday('now') - 2440587.5) * 86400.0)"  # the lease clock: seconds since 1970
 NOTICE = ("INSERT INTO outbox (key, channel, session_id, due, created_at, lease_owner, lease_until)"
-          f" VALUES (?, ?, ?, ?, ?, ?, {NOW} + ?)")  # fmt: skip
+          f" VALUES (?, ?, ?, ?, ?, ?, {NOW} + ?)")
 
 Row = tuple[Any, ...]
 Rows = tuple[Row, list[Row] | None, Row | None, Row | None, Row | None]
@@ -51,14 +51,14 @@ Outcome = bool | Exception  # True: written; False: a stale version (nothing wri
 
 def seat_rows(session: Session) -> list[tuple[Any, ...]]:
     return [(session.id, s.seat, s.user_id, s.name, s.handle, s.ai_level, int(s.away), int(s.accepted))
-            for s in session.seats]  # fmt: skip
+            for s in session.seats]
 
 
 def rows_of(session: Session, change: Change) -> Rows:
     """What saving `session` with `change` writes, as statement parameters (built on the event loop)."""
     update = (str(session.status), json.dumps(session.options), session.seed, dump(session.state),
               session.version + 1, session.deadline, *offer_outcome(session), session.ply, session.updated_at,
-              int(session.bot_turn), aided_dump(session), session.id, session.version)  # fmt: skip
+              int(session.bot_turn), aided_dump(session), session.id, session.version)
     seats = seat_rows(session) if session.seats != session.saved_seats else None
     drop = (session.id, change.drop_moves_from) if change.drop_moves_from is not None else None
     m = change.move
@@ -96,7 +96,8 @@ def write_all(conn: sqlite3.Connection, batch: Sequence[Rows]) -> list[Outcome]:
     (its BEGIN, its save, its COMMIT), and a BEGIN that fails, are raised."""
     conn.execute("BEGIN IMMEDIATE")  # failing here, no save was tried: each would fail the same way
     try:
-        outcomes = [write(conn, batch[0])] if len(batch) == 1 else [_on_savepoint(conn, rows) for rows in batch]
+        outcomes: list[bool | Exception] = (
+            [write(conn, batch[0])] if len(batch) == 1 else [_on_savepoint(conn, rows) for rows in batch])
         conn.execute("COMMIT")
         return outcomes
     except Exception:

@@ -462,13 +462,20 @@ MIGRATIONS: list[Migration] = [
     Migration("the web site: games, players and places by unguessable ids; finished games newest first", WEB, WEB),
     Migration("puzzles: each person's attempts (one open per channel), the ratings of players and puzzles",
               *puzzle_schema()),
+    Migration(
+        "reviews: a finished game's review, made once and served again",
+        "CREATE TABLE reviews (session_id INTEGER PRIMARY KEY REFERENCES sessions(id), review TEXT NOT NULL,"
+        " at REAL NOT NULL);",
+        "CREATE TABLE reviews (session_id BIGINT PRIMARY KEY REFERENCES sessions(id), review TEXT NOT NULL,"
+        " at DOUBLE PRECISION NOT NULL);",
+    ),
 ]
 
 
 def newer(where: str, version: int) -> str:
     """The one line that refuses a schema this code does not know."""
     return (f"{where} has schema version {version}, newer than this gamehost knows ({len(MIGRATIONS)}):"
-            " run the newer gamehost, or use another database")  # fmt: skip
+            " run the newer gamehost, or use another database")
 
 
 def statements(script: str) -> list[str]:

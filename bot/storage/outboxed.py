@@ -33,7 +33,7 @@ class SQLOutbox(SQLRebuilds):
     """The outbox methods for a backend that supplies `Tx`s and its lease clock (as `SQLRebuilds`)."""
 
     async def outbox_claim(self, now: float, owner: str, lease: float, platforms: Sequence[str] | None = None,
-                           most: int = 100) -> list[Outgoing]:  # fmt: skip
+                           most: int = 100) -> list[Outgoing]:
         served, names = "", [f"{p}:%" for p in platforms or ()]
         if platforms is not None:
             served = " AND (" + (" OR ".join("o.channel LIKE ?" for _ in names) or "FALSE") + ")"
@@ -42,7 +42,7 @@ class SQLOutbox(SQLRebuilds):
                f"SELECT o.seq FROM outbox AS o WHERE o.due <= ? AND {free_o}{served}"
                " AND NOT EXISTS (SELECT 1 FROM outbox AS b WHERE b.channel = o.channel AND b.seq < o.seq"
                f" AND NOT (b.due <= ? AND {free_b})) ORDER BY o.seq LIMIT ?{self._skip_locked})"
-               f" AND {free_t} RETURNING *")  # fmt: skip
+               f" AND {free_t} RETURNING *")
         async with self._writing() as tx:
             rows = await tx.rows(sql, owner, lease, now, owner, *names, now, owner, most, owner)
         return sorted((_outgoing(r) for r in rows), key=lambda o: o.seq)
@@ -50,7 +50,7 @@ class SQLOutbox(SQLRebuilds):
     async def outbox_ahead(self, channel: str, key: str) -> bool:
         async with self._reading() as tx:
             rows = await tx.rows("SELECT 1 AS x FROM outbox WHERE channel=? AND seq < (SELECT seq FROM outbox"
-                                 " WHERE key=?) LIMIT 1", channel, key)  # fmt: skip
+                                 " WHERE key=?) LIMIT 1", channel, key)
         return bool(rows)
 
     async def outbox_done(self, keys: Sequence[str]) -> None:
@@ -59,10 +59,10 @@ class SQLOutbox(SQLRebuilds):
                 await tx.run(f"DELETE FROM outbox WHERE key IN ({marks(len(keys))})", *keys)
 
     async def outbox_hold(self, key: str, replies: str, sent: list[dict[str, Any]], attempts: int, due: float,
-                          dropped: Sequence[str] = ()) -> None:  # fmt: skip
+                          dropped: Sequence[str] = ()) -> None:
         async with self._writing() as tx:
             await tx.run("UPDATE outbox SET replies=?, sent=?, attempts=?, due=?, lease_owner=NULL, lease_until=NULL"
-                         " WHERE key=?", replies, json.dumps(sent), attempts, due, key)  # fmt: skip
+                         " WHERE key=?", replies, json.dumps(sent), attempts, due, key)
             if dropped:
                 await tx.run(f"DELETE FROM outbox WHERE key IN ({marks(len(dropped))})", *dropped)
 
@@ -87,4 +87,4 @@ class SQLOutbox(SQLRebuilds):
 
 def _outgoing(row: dict[str, Any]) -> Outgoing:
     return Outgoing(row["seq"], row["key"], row["channel"], row["session_id"], row["replies"], json.loads(row["sent"]),
-                    row["attempts"], row["due"], row["created_at"], row["lease_owner"])  # fmt: skip
+                    row["attempts"], row["due"], row["created_at"], row["lease_owner"])

@@ -11,7 +11,7 @@ import functools
 import hashlib
 import itertools
 import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar
 from urllib.parse import urlsplit, urlunsplit
@@ -136,7 +136,7 @@ def shown(url: str) -> str:
     return urlunsplit(parts._replace(netloc=f"{user}@{netloc[2]}"))
 
 
-def guarded(method: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+def guarded(method: Callable[P, Coroutine[Any, Any, R]]) -> Callable[P, Coroutine[Any, Any, R]]:
     """The driver's and the network's errors out of `method` become `StorageUnavailable`."""
 
     @functools.wraps(method)

@@ -20,7 +20,7 @@ def one_statement(session: Session, change: Change) -> tuple[str, list[Any]]:
         str(session.status), json.dumps(session.options), session.seed, dump(session.state), session.version + 1,
         session.deadline, *offer_outcome(session), session.ply, session.updated_at, session.bot_turn, session.id,
         session.version, aided_dump(session),
-    ]  # fmt: skip
+    ]
     sql = ["WITH u AS (UPDATE sessions SET status=$1, options=$2, seed=$3, state=$4, version=$5, deadline=$6,"
            " offer=$7, outcome=$8, ply=$9, updated_at=$10, bot_turn=$11, aided=$14 WHERE id=$12 AND version=$13"
            " RETURNING id)"]
@@ -33,7 +33,7 @@ def one_statement(session: Session, change: Change) -> tuple[str, list[Any]]:
             f" ${n + 5}::text[], ${n + 6}::bool[], ${n + 7}::bool[]) AS x ON CONFLICT (session_id, seat) DO UPDATE SET"
             " user_id=excluded.user_id, name=excluded.name, handle=excluded.handle, ai_level=excluded.ai_level,"
             " away=excluded.away, accepted=excluded.accepted)"
-        )  # fmt: skip
+        )
     if change.drop_moves_from is not None:
         params.append(change.drop_moves_from)
         sql.append(f", d AS (DELETE FROM moves WHERE session_id IN (SELECT id FROM u) AND ply>=${len(params)})")
@@ -41,18 +41,18 @@ def one_statement(session: Session, change: Change) -> tuple[str, list[Any]]:
         n = len(params)
         params += [m.ply, m.seat, m.move, m.by_ai, json.dumps(m.state_before), m.at]
         sql.append(", m AS (INSERT INTO moves (session_id, ply, seat, move, by_ai, state_before, at)"
-                   f" SELECT id, ${n + 1}, ${n + 2}, ${n + 3}, ${n + 4}, ${n + 5}, ${n + 6} FROM u)")  # fmt: skip
+                   f" SELECT id, ${n + 1}, ${n + 2}, ${n + 3}, ${n + 4}, ${n + 5}, ${n + 6} FROM u)")
     if (notice := change.notice) is not None:
         n = len(params)
         params += [notice.key, notice.channel, notice.due, notice.owner, notice.lease]
         sql.append(", o AS (INSERT INTO outbox (key, channel, session_id, due, created_at, lease_owner,"
                    f" lease_until) SELECT ${n + 1}, ${n + 2}, id, ${n + 3}, ${n + 3}, ${n + 4}, {NOW} + ${n + 5}"
-                   " FROM u)")  # fmt: skip
+                   " FROM u)")
     sql.append(" SELECT count(*) = 1 FROM u")
     return "".join(sql), params
 
 
 NOW = "date_part('epoch', clock_timestamp())"  # the lease clock: the server's, seconds since 1970
 NOTICE = ("INSERT INTO outbox (key, channel, session_id, due, created_at, lease_owner, lease_until)"
-          f" VALUES ($1, $2, $3, $4, $4, $5, {NOW} + $6)")  # fmt: skip
+          f" VALUES ($1, $2, $3, $4, $4, $5, {NOW} + $6)")
 SEAT_COLUMNS = ("seat", "user_id", "name", "handle", "ai_level", "away", "accepted")

@@ -67,7 +67,7 @@ ACTIVE = "status IN ('lobby', 'playing')"
 MIGRATING = 3600.0  # seconds a migration's statement may take (on a big database)
 FREE = f"(lease_owner IS NULL OR lease_owner=$1 OR lease_until < {NOW})"  # $1: the claiming owner
 SEATS = ("(SELECT json_agg(json_build_array(seat, user_id, name, handle, ai_level, away, accepted))"
-         " FROM seats WHERE session_id=s.id) AS seat_rows")  # fmt: skip
+         " FROM seats WHERE session_id=s.id) AS seat_rows")
 
 
 class PostgresStorage(SQLPuzzles, SQLPublished, SQLEvents):
@@ -83,7 +83,7 @@ class PostgresStorage(SQLPuzzles, SQLPublished, SQLEvents):
 
     @classmethod
     async def open(cls, url: str, pool_size: int = 10, lock_timeout_ms: int = 4000, connect_timeout: float = 10.0,
-                   answer_within: float = 5.0) -> PostgresStorage:  # fmt: skip
+                   answer_within: float = 5.0) -> PostgresStorage:
         """Connect to the database at `url`, check its schema and bring it up to date.
         `lock_timeout_ms`: how long a statement waits for another process's lock before giving up;
         `answer_within`: how long any wait on the server lasts at most (seconds)."""
@@ -93,7 +93,7 @@ class PostgresStorage(SQLPuzzles, SQLPublished, SQLEvents):
                 url, min_size=1, max_size=pool_size, timeout=connect_timeout, reset=keep, connection_class=Bounded,
                 command_timeout=answer_within,
                 server_settings={"lock_timeout": str(int(lock_timeout_ms)), "application_name": "gamehost"},
-            )  # fmt: skip
+            )
         except (*DRIVER_ERRORS, ValueError) as error:
             raise StorageUnavailable(f"cannot open {where}: {reason(error)}") from error
         store = cls(pool, where, answer_within)
@@ -123,11 +123,11 @@ class PostgresStorage(SQLPuzzles, SQLPublished, SQLEvents):
                 raise StorageUnavailable(newer(self.where, version))
             if not known:
                 await conn.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, why TEXT NOT NULL,"
-                                   " applied_at TIMESTAMPTZ NOT NULL DEFAULT now())")  # fmt: skip
+                                   " applied_at TIMESTAMPTZ NOT NULL DEFAULT now())")
             for number in range(version + 1, len(MIGRATIONS) + 1):
                 await conn.execute(MIGRATIONS[number - 1].postgres, timeout=MIGRATING)
                 await conn.execute("INSERT INTO schema_version (version, why) VALUES ($1, $2)",
-                                   number, MIGRATIONS[number - 1].why)  # fmt: skip
+                                   number, MIGRATIONS[number - 1].why)
 
     @guarded
     async def schema_version(self) -> int:
@@ -164,11 +164,11 @@ class PostgresStorage(SQLPuzzles, SQLPublished, SQLEvents):
                     dump(session.state), session.version, session.starter, session.turn_seconds,
                     session.deadline, *offer_outcome(session), session.ply,
                     session.created_at, session.updated_at, session.bot_turn,
-                )  # fmt: skip
+                )
                 await self._write_seats(conn, session)
                 if notice is not None:
                     await conn.execute(NOTICE, notice.key, notice.channel, session.id, notice.due, notice.owner,
-                                       notice.lease)  # fmt: skip
+                                       notice.lease)
         except asyncpg.UniqueViolationError as error:
             if error.constraint_name != "one_active_session_per_channel":
                 raise
@@ -194,14 +194,14 @@ class PostgresStorage(SQLPuzzles, SQLPublished, SQLEvents):
                 str(session.status), json.dumps(session.options), session.seed, dump(session.state),
                 session.version + 1, session.deadline, *offer_outcome(session),
                 session.ply, session.updated_at, session.bot_turn, session.id, session.version, aided_dump(session),
-            )  # fmt: skip
+            )
             if status != "UPDATE 1":
                 raise Conflict(session.id)
             if session.seats != session.saved_seats:
                 await self._write_seats(conn, session)
             if change.drop_moves_from is not None:
                 await conn.execute("DELETE FROM moves WHERE session_id=$1 AND ply>=$2", session.id,
-                                   change.drop_moves_from)  # fmt: skip
+                                   change.drop_moves_from)
             if change.move is not None:
                 m = change.move
                 await conn.execute(
@@ -215,11 +215,11 @@ class PostgresStorage(SQLPuzzles, SQLPublished, SQLEvents):
                     " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
                     [(session.id, r.seat, r.user_id, r.name, session.game, r.rank, r.result, r.score,
                       session.updated_at, r.role, r.aided) for r in change.results],
-                )  # fmt: skip
+                )
                 await rate_finished(PgTx(conn), session.id or 0)
             if (notice := change.notice) is not None:
                 await conn.execute(NOTICE, notice.key, notice.channel, session.id, notice.due, notice.owner,
-                                   notice.lease)  # fmt: skip
+                                   notice.lease)
         session.version += 1
         session.saved_seats = [replace(seat) for seat in session.seats]
 
@@ -228,7 +228,7 @@ class PostgresStorage(SQLPuzzles, SQLPublished, SQLEvents):
         async with self._conn() as conn, conn.transaction():
             await conn.execute("UPDATE sessions SET channel=$2 WHERE channel=$1", old, new)
             await conn.execute("DELETE FROM channel_settings WHERE channel=$2 AND key IN"
-                               " (SELECT key FROM channel_settings WHERE channel=$1)", old, new)  # fmt: skip
+                               " (SELECT key FROM channel_settings WHERE channel=$1)", old, new)
             await conn.execute("UPDATE channel_settings SET channel=$2 WHERE channel=$1", old, new)
 
     @contextlib.asynccontextmanager
@@ -255,7 +255,7 @@ class PostgresStorage(SQLPuzzles, SQLPublished, SQLEvents):
             " away=excluded.away, accepted=excluded.accepted",
             [(session.id, s.seat, s.user_id, s.name, s.handle, s.ai_level, s.away, s.accepted)
              for s in session.seats],
-        )  # fmt: skip
+        )
 
     @guarded
     async def active(self, channel: str) -> Session | None:
@@ -274,7 +274,7 @@ class PostgresStorage(SQLPuzzles, SQLPublished, SQLEvents):
                     f" (SELECT row_to_json(x) FROM (SELECT s.*, {SEATS} FROM sessions AS s WHERE channel=$1"
                     f" AND {ACTIVE}) AS x) AS session",
                     channel,
-                )  # fmt: skip
+                )
         settings, found = json.loads(row["settings"] or "{}"), json.loads(row["session"] or "null")
         return (None if found is None else session_of(found, found["seat_rows"] or [])), settings
 
@@ -330,7 +330,7 @@ class PostgresStorage(SQLPuzzles, SQLPublished, SQLEvents):
     # --- background work --------------------------------------------------------------------
     @guarded
     async def claim(self, now: float, owner: str, lease: float,
-                    platforms: Sequence[str] | None = None) -> list[Session]:  # fmt: skip
+                    platforms: Sequence[str] | None = None) -> list[Session]:
         async with self._conn() as conn:
             rows = await conn.fetch(
                 f"WITH s AS (UPDATE sessions SET lease_owner=$1, lease_until={NOW} + $2"
@@ -339,7 +339,7 @@ class PostgresStorage(SQLPuzzles, SQLPublished, SQLEvents):
                 " AND ($4::text[] IS NULL OR split_part(channel, ':', 1) = ANY($4::text[])) FOR UPDATE SKIP LOCKED)"
                 f" AND {FREE} RETURNING *) SELECT s.*, {SEATS} FROM s",
                 owner, lease, now, None if platforms is None else list(platforms),
-            )  # fmt: skip
+            )
         found = [session_of(row, json.loads(row["seat_rows"] or "[]")) for row in rows]
         return sorted(found, key=lambda s: (s.deadline is None, s.deadline or 0.0, s.id))
 
@@ -357,10 +357,10 @@ class PostgresStorage(SQLPuzzles, SQLPublished, SQLEvents):
         async with self._conn() as conn:
             if session_ids is None:
                 await conn.execute("UPDATE sessions SET lease_owner=NULL, lease_until=NULL WHERE lease_owner=$1",
-                                   owner)  # fmt: skip
+                                   owner)
             else:
                 await conn.execute("UPDATE sessions SET lease_owner=NULL, lease_until=NULL WHERE lease_owner=$1"
-                                   " AND id = ANY($2::bigint[])", owner, list(session_ids))  # fmt: skip
+                                   " AND id = ANY($2::bigint[])", owner, list(session_ids))
 
     # --- moves, results, settings ---------------------------------------------------
     @guarded
@@ -368,6 +368,23 @@ class PostgresStorage(SQLPuzzles, SQLPublished, SQLEvents):
         async with self._conn() as conn:
             rows = await conn.fetch("SELECT * FROM moves WHERE session_id=$1 ORDER BY ply", session_id)
         return [move_of(r) for r in rows]
+
+    @guarded
+    async def finished(self, channel: str, limit: int = 100) -> list[int]:
+        rows = await self._rows("SELECT id FROM sessions WHERE channel=$1 AND status='finished' ORDER BY id DESC"
+                                " LIMIT $2", channel, limit)
+        return [row["id"] for row in rows]
+
+    @guarded
+    async def review(self, session_id: int) -> str | None:
+        rows = await self._rows("SELECT review FROM reviews WHERE session_id=$1", session_id)
+        return rows[0]["review"] if rows else None
+
+    @guarded
+    async def save_review(self, session_id: int, review: str, at: float) -> None:
+        async with self._conn() as conn:
+            await conn.execute("INSERT INTO reviews (session_id, review, at) VALUES ($1, $2, $3)"
+                               " ON CONFLICT (session_id) DO NOTHING", session_id, review, at)
 
     @guarded
     async def setting(self, channel: str, key: str) -> str | None:
@@ -381,7 +398,7 @@ class PostgresStorage(SQLPuzzles, SQLPublished, SQLEvents):
                 "INSERT INTO channel_settings (channel, key, value) VALUES ($1, $2, $3)"
                 " ON CONFLICT (channel, key) DO UPDATE SET value=excluded.value",
                 channel, key, value,
-            )  # fmt: skip
+            )
 
     async def _rows(self, sql: str, *params: Any) -> list[dict[str, Any]]:
         async with self._conn() as conn:

@@ -30,7 +30,7 @@ class SQLPublished(SQLOutbox):
 
     async def published(self, key: str, default_on: Sequence[str], game: str | None = None,
                         players: Sequence[str] | None = None, limit: int = 20,
-                        offset: int = 0) -> list[Session]:  # fmt: skip
+                        offset: int = 0) -> list[Session]:
         by_default = " OR ".join("s.channel LIKE ?" for _ in default_on) or "1=0"
         where, params = [], [key, *(f"{prefix}%" for prefix in default_on)]
         if game is not None:
@@ -38,16 +38,16 @@ class SQLPublished(SQLOutbox):
             params.append(game)
         if players is not None:
             where.append(f" AND s.id IN (SELECT session_id FROM seats WHERE user_id IN ({marks(len(players))}))"
-                         if players else " AND 1=0")  # fmt: skip
+                         if players else " AND 1=0")
             params += players
         sql = ("SELECT s.* FROM sessions s LEFT JOIN channel_settings c ON c.channel=s.channel AND c.key=?"
                f" WHERE s.status='finished' AND COALESCE(c.value, CASE WHEN {by_default} THEN 'on' ELSE 'off' END)='on'"
-               f"{''.join(where)} ORDER BY s.updated_at DESC, s.id DESC LIMIT ? OFFSET ?")  # fmt: skip
+               f"{''.join(where)} ORDER BY s.updated_at DESC, s.id DESC LIMIT ? OFFSET ?")
         async with self._reading() as tx:
             rows = await tx.rows(sql, *params, limit, offset)
             ids = [r["id"] for r in rows]
             seats = await tx.rows(f"SELECT {SEAT_COLUMNS} FROM seats WHERE session_id IN ({marks(len(ids))})",
-                                  *ids) if ids else []  # fmt: skip
+                                  *ids) if ids else []
         by_session: dict[int, list[list[Any]]] = defaultdict(list)
         for seat in seats:
             by_session[seat["session_id"]].append([seat[c] for c in SEAT_COLUMNS.split(", ")[1:]])
@@ -63,7 +63,7 @@ class SQLPublished(SQLOutbox):
         if len(found) < len(wanted):
             async with self._writing() as tx:
                 await tx.many("INSERT INTO web_ids (token, kind, target) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                              [(new(), kind, target) for target in wanted if target not in found])  # fmt: skip
+                              [(new(), kind, target) for target in wanted if target not in found])
                 found = {r["target"]: r["token"] for r in await tx.rows(select, kind, *wanted)}
         return found
 

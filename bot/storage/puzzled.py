@@ -21,7 +21,7 @@ COLUMNS = "id, channel, user_id, name, puzzle, daily, position, status, aided, r
 def _attempt(row: dict[str, Any]) -> Attempt:
     return Attempt(row["channel"], row["user_id"], row["name"], row["puzzle"], json.loads(row["position"]),
                    row["started_at"], row["daily"], row["status"], bool(row["aided"]), bool(row["rated"]),
-                   row["version"], row["finished_at"], row["id"])  # fmt: skip
+                   row["version"], row["finished_at"], row["id"])
 
 
 def _skill(row: dict[str, Any]) -> PuzzleSkill:
@@ -38,7 +38,7 @@ class SQLPuzzles(PuzzleStore):
     async def puzzle_attempt(self, channel: str, user_id: str) -> Attempt | None:
         async with self._reading() as tx:
             rows = await tx.rows(f"SELECT {COLUMNS} FROM puzzle_attempts WHERE channel=? AND user_id=? AND status=?",
-                                 channel, user_id, OPEN)  # fmt: skip
+                                 channel, user_id, OPEN)
         return _attempt(rows[0]) if rows else None
 
     async def puzzle_begin(self, attempt: Attempt, prior: Skill) -> Attempt:
@@ -48,11 +48,11 @@ class SQLPuzzles(PuzzleStore):
                 " version, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?) ON CONFLICT DO NOTHING RETURNING id",
                 attempt.channel, attempt.user_id, attempt.name, attempt.puzzle, attempt.daily,
                 json.dumps(attempt.position), OPEN, int(attempt.aided), int(attempt.rated), attempt.started_at,
-            )  # fmt: skip
+            )
             if not rows:
                 raise Conflict(attempt.channel)
             await tx.run("INSERT INTO puzzle_ratings (puzzle, mu, sigma, solved, tried) VALUES (?, ?, ?, 0, 0)"
-                         " ON CONFLICT DO NOTHING", attempt.puzzle, prior.mu, prior.sigma)  # fmt: skip
+                         " ON CONFLICT DO NOTHING", attempt.puzzle, prior.mu, prior.sigma)
         attempt.id, attempt.version, attempt.status = rows[0]["id"], 1, OPEN
         return attempt
 
@@ -64,15 +64,15 @@ class SQLPuzzles(PuzzleStore):
                 " finished_at=?, name=? WHERE id=? AND version=? AND status=? RETURNING version",
                 json.dumps(attempt.position), attempt.status, int(attempt.aided), int(attempt.rated),
                 attempt.finished_at, attempt.name, attempt.id, attempt.version, OPEN,
-            )  # fmt: skip
+            )
             if not rows:
                 raise Conflict(attempt.channel)
             if attempt.status != OPEN and attempt.rated and not attempt.aided:
-                moved = await self._rate(tx, attempt)
+                moved = await self._rate_attempt(tx, attempt)
         attempt.version = rows[0]["version"]
         return moved
 
-    async def _rate(self, tx: Tx, attempt: Attempt) -> dict[str, tuple[Skill, Skill]]:
+    async def _rate_attempt(self, tx: Tx, attempt: Attempt) -> dict[str, tuple[Skill, Skill]]:
         solved = attempt.status == "solved"
         players = await tx.rows("SELECT mu, sigma, solved, tried FROM puzzle_players WHERE user_id=?", attempt.user_id)
         puzzles = await tx.rows("SELECT mu, sigma, solved, tried FROM puzzle_ratings WHERE puzzle=?", attempt.puzzle)
@@ -84,13 +84,13 @@ class SQLPuzzles(PuzzleStore):
             " ON CONFLICT (user_id) DO UPDATE SET name=excluded.name, mu=excluded.mu, sigma=excluded.sigma,"
             " solved=puzzle_players.solved + excluded.solved, tried=puzzle_players.tried + 1",
             attempt.user_id, attempt.name, after_player.mu, after_player.sigma, int(solved),
-        )  # fmt: skip
+        )
         await tx.run(
             "INSERT INTO puzzle_ratings (puzzle, mu, sigma, solved, tried) VALUES (?, ?, ?, ?, 1)"
             " ON CONFLICT (puzzle) DO UPDATE SET mu=excluded.mu, sigma=excluded.sigma,"
             " solved=puzzle_ratings.solved + excluded.solved, tried=puzzle_ratings.tried + 1",
             attempt.puzzle, after_puzzle.mu, after_puzzle.sigma, int(solved),
-        )  # fmt: skip
+        )
         return {attempt.user_id: (player, after_player), attempt.puzzle: (puzzle, after_puzzle)}
 
     async def puzzles_tried(self, user_id: str) -> set[str]:
@@ -103,7 +103,7 @@ class SQLPuzzles(PuzzleStore):
             return {}
         async with self._reading() as tx:
             rows = await tx.rows(f"SELECT puzzle, mu, sigma, solved, tried FROM puzzle_ratings"
-                                 f" WHERE puzzle IN ({marks(len(puzzles))})", *puzzles)  # fmt: skip
+                                 f" WHERE puzzle IN ({marks(len(puzzles))})", *puzzles)
         return {r["puzzle"]: _skill(r) for r in rows}
 
     async def puzzle_player(self, user_id: str) -> PuzzleSkill | None:
@@ -114,5 +114,5 @@ class SQLPuzzles(PuzzleStore):
     async def puzzle_leaderboard(self, limit: int = 10) -> list[tuple[str, PuzzleSkill]]:
         async with self._reading() as tx:
             rows = await tx.rows("SELECT user_id, name, mu, sigma, solved, tried FROM puzzle_players"
-                                 " ORDER BY mu - 3 * sigma DESC, user_id LIMIT ?", limit)  # fmt: skip
+                                 " ORDER BY mu - 3 * sigma DESC, user_id LIMIT ?", limit)
         return [(r["user_id"], _skill(r)) for r in rows]

@@ -68,7 +68,7 @@ def marks(count: int) -> str:
 def played_of(session_id: int, rows: list[dict[str, Any]], links: dict[str, str]) -> Played:
     """One game's results rows as the rating scheme reads them."""
     entries = tuple(Entry(links.get(r["user_id"], r["user_id"]), r["rank"], r["role"], r["aided"] is not None)
-                    for r in rows)  # fmt: skip
+                    for r in rows)
     return Played(session_id, rows[0]["game"], rows[0]["at"], entries)
 
 
@@ -77,7 +77,7 @@ async def links_of(tx: Tx, user_ids: Sequence[str] | None = None) -> dict[str, s
         rows = await tx.rows("SELECT user_id, identity FROM links")
     else:
         rows = await tx.rows(f"SELECT user_id, identity FROM links WHERE user_id IN ({marks(len(user_ids))})",
-                             *user_ids)  # fmt: skip
+                             *user_ids)
     return {r["user_id"]: r["identity"] for r in rows}
 
 
@@ -97,10 +97,10 @@ async def ladder_for(tx: Tx, game: str, epoch: int, games: Sequence[Played]) -> 
     skills of their players, and the times of their pairings' rated games within `WINDOW`."""
     players, keys = sorted({p for g in games for p in g.players}), sorted({g.key for g in games})
     found = await tx.rows(f"SELECT player, mu, sigma FROM ratings WHERE game=? AND epoch=? AND player IN"
-                          f" ({marks(len(players))})", game, epoch, *players)  # fmt: skip
+                          f" ({marks(len(players))})", game, epoch, *players)
     recent = await tx.rows("SELECT players, at FROM rated_games WHERE game=? AND epoch=? AND weight>0 AND at>? AND"
                            f" players IN ({marks(len(keys))}) ORDER BY at", game, epoch,
-                           min(g.at for g in games) - WINDOW, *keys)  # fmt: skip
+                           min(g.at for g in games) - WINDOW, *keys)
     times: defaultdict[tuple[str, str], deque[float]] = defaultdict(deque)
     for row in recent:
         times[(game, row["players"])].append(row["at"])
@@ -115,7 +115,7 @@ async def finished(tx: Tx, session_ids: Sequence[int]) -> list[tuple[Played, str
     rows = await tx.rows("SELECT r.*, COALESCE(c.value, s.channel) AS place FROM results r JOIN sessions s"
                          " ON s.id=r.session_id LEFT JOIN channel_settings c ON c.channel=s.channel AND c.key=?"
                          f" WHERE r.session_id IN ({marks(len(session_ids))}) ORDER BY r.at, r.session_id, r.seat",
-                         PLACE, *session_ids)  # fmt: skip
+                         PLACE, *session_ids)
     links = await links_of(tx, sorted({r["user_id"] for r in rows}))
     seats: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for row in rows:
@@ -175,7 +175,7 @@ async def write(tx: Tx, epoch: int, games: list[tuple[Played, Rated, str]]) -> N
         " VALUES (?, ?, ?, ?, ?, ?, ?)",
         [(p.session, epoch, player, p.game, r.before[player].ordinal, r.after[player].ordinal, p.at)
          for p, r, _ in games for player in dict.fromkeys(e.player for e in p.entries)],
-    )  # fmt: skip
+    )
 
 
 class SQLRatings(Storage):
@@ -207,36 +207,36 @@ class SQLRatings(Storage):
 
     async def active_counts(self) -> dict[tuple[str, str], int]:
         rows = await self._query("SELECT status, game, COUNT(*) AS n FROM sessions WHERE status IN ('lobby', 'playing')"
-                                 " GROUP BY status, game")  # fmt: skip
+                                 " GROUP BY status, game")
         return {(r["status"], r["game"]): r["n"] for r in rows}
 
     async def rated_counts(self) -> dict[str, int]:
         rows = await self._query(f"SELECT game, COUNT(*) AS n FROM rated_games g WHERE epoch={current('g.game')}"
-                                 " GROUP BY game")  # fmt: skip
+                                 " GROUP BY game")
         return {r["game"]: r["n"] for r in rows}
 
     async def skills(self, game: str, players: Sequence[str] | None = None) -> dict[str, Skill]:
         if players is None:
             rows = await self._query(f"SELECT player, mu, sigma FROM ratings WHERE game=? AND epoch={current()} AND"
-                                     " player NOT LIKE ?", game, game, rating_model.ROLE + "%")  # fmt: skip
+                                     " player NOT LIKE ?", game, game, rating_model.ROLE + "%")
         else:
             rows = await self._query(f"SELECT player, mu, sigma FROM ratings WHERE game=? AND epoch={current()} AND"
-                                     f" player IN ({marks(len(players))})", game, game, *players)  # fmt: skip
+                                     f" player IN ({marks(len(players))})", game, game, *players)
         return {r["player"]: Skill(r["mu"], r["sigma"]) for r in rows}
 
     async def rating_history(self, game: str, player: str, limit: int) -> list[float]:
         rows = await self._query(f"SELECT rating_to FROM rating_changes WHERE game=? AND epoch={current()} AND player=?"
-                                 " ORDER BY at DESC, session_id DESC LIMIT ?", game, game, player, limit)  # fmt: skip
+                                 " ORDER BY at DESC, session_id DESC LIMIT ?", game, game, player, limit)
         return [r["rating_to"] for r in reversed(rows)]
 
     async def game_results(self, game: str) -> list[dict[str, Any]]:
         return await self._query("SELECT user_id, session_id, name, result, score FROM results WHERE game=?"
-                                " ORDER BY at, session_id, seat", game)  # fmt: skip
+                                " ORDER BY at, session_id, seat", game)
 
     async def players_at(self, place: str, game: str) -> set[str]:
         rows = await self._query("SELECT DISTINCT r.user_id FROM results r JOIN rated_games g ON"
                                  f" g.session_id=r.session_id WHERE g.place=? AND g.game=? AND g.epoch={current()}",
-                                 place, game, game)  # fmt: skip
+                                 place, game, game)
         return {r["user_id"] for r in rows}
 
     async def results_with_opponents(self, accounts: Sequence[str]) -> list[dict[str, Any]]:
@@ -244,11 +244,11 @@ class SQLRatings(Storage):
             "SELECT r.*, o.user_id AS other, o.name AS other_name FROM results r LEFT JOIN results o"
             f" ON o.session_id=r.session_id AND o.seat<>r.seat WHERE r.user_id IN ({marks(len(accounts))})"
             " ORDER BY r.at, r.session_id, r.seat, o.seat", *accounts,
-        )  # fmt: skip
+        )
 
     async def user_by_handle(self, handle: str) -> str | None:
         rows = await self._query("SELECT user_id FROM seats WHERE LOWER(handle)=? AND user_id IS NOT NULL"
-                                " ORDER BY session_id DESC LIMIT 1", handle.lower())  # fmt: skip
+                                " ORDER BY session_id DESC LIMIT 1", handle.lower())
         return rows[0]["user_id"] if rows else None
 
     async def identities(self) -> dict[str, str]:
@@ -264,13 +264,13 @@ class SQLRatings(Storage):
         async with self._writing() as tx:
             await tx.lock(GUESSES)  # counted and checked by one process at a time
             counts = await tx.rows("SELECT who, COUNT(*) AS n, MIN(at) AS first FROM link_guesses WHERE at>? AND"
-                                   " who IN (?, ?) GROUP BY who", now - throttle.window, user_id, EVERYONE)  # fmt: skip
+                                   " who IN (?, ?) GROUP BY who", now - throttle.window, user_id, EVERYONE)
             limits = {user_id: throttle.per_user, EVERYONE: throttle.everyone}
             wait = max([r["first"] + throttle.window - now for r in counts if r["n"] >= limits[r["who"]]], default=0.0)
             if wait > 0:
                 return Redeemed(None, wait)
             taken = await tx.rows("DELETE FROM link_codes WHERE code=? AND expires>? AND user_id<>? RETURNING user_id",
-                                  code or "", now, user_id)  # fmt: skip
+                                  code or "", now, user_id)
             if taken:
                 return Redeemed(taken[0]["user_id"])
             if await tx.rows("SELECT user_id FROM link_codes WHERE code=? AND expires>?", code or "", now):

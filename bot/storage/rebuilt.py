@@ -78,7 +78,7 @@ async def ask(tx: Tx, games: Sequence[str]) -> None:
         " sweep=CASE WHEN rating_epochs.building IS NULL THEN rating_epochs.sweep ELSE 1 END,"
         " lease_owner=NULL, lease_until=NULL",
         [(game,) for game in games],
-    )  # fmt: skip
+    )
 
 
 async def games_of(tx: Tx, accounts: Sequence[str]) -> list[str]:
@@ -91,7 +91,7 @@ async def next_games(tx: Tx, build: Build, most: int) -> list[int]:
     at, session = build.after
     rows = await tx.rows("SELECT DISTINCT at, session_id FROM results WHERE game=? AND at>=? AND"
                          " (at>? OR session_id>?) ORDER BY at, session_id LIMIT ?",
-                         build.game, at, at, session, most)  # fmt: skip
+                         build.game, at, at, session, most)
     return [r["session_id"] for r in rows]
 
 
@@ -122,7 +122,7 @@ class SQLRebuilds(SQLRatings):
                 return found[joiner] == found.get(owner)
             identity = found.get(owner) or new_identity
             await tx.many("INSERT INTO links (user_id, identity) VALUES (?, ?) ON CONFLICT (user_id) DO NOTHING",
-                          [(owner, identity), (joiner, identity)])  # fmt: skip
+                          [(owner, identity), (joiner, identity)])
             await ask(tx, await games_of(tx, await linked_as(tx, identity)))
         return True
 
@@ -171,7 +171,7 @@ class SQLRebuilds(SQLRatings):
                 f"UPDATE rating_epochs SET lease_owner=?, lease_until={self._now} + ? WHERE game IN (SELECT game FROM"
                 f" rating_epochs WHERE (building IS NOT NULL OR sweep<>0) AND {free} ORDER BY game LIMIT 1"
                 f"{self._skip_locked}) AND {free} RETURNING *", owner, lease, owner, owner,
-            )  # fmt: skip
+            )
         return Build.of(rows[0]) if rows else None
 
     async def _holds(self, tx: Tx, build: Build, owner: str) -> bool:
@@ -197,7 +197,7 @@ class SQLRebuilds(SQLRatings):
             await write(tx, build.building or 0, rated)
             last = rated[-1][0]
             await tx.run(f"UPDATE rating_epochs SET after_at=?, after_session=?, lease_until={self._now} + ?"
-                         " WHERE game=?", last.at, last.session, lease, build.game)  # fmt: skip
+                         " WHERE game=?", last.at, last.session, lease, build.game)
 
     async def _finish(self, build: Build, owner: str) -> None:
         """The games ended since the last chunk was read (and any committed late), then the new epoch
@@ -208,12 +208,12 @@ class SQLRebuilds(SQLRatings):
                 return
             late = await tx.rows("SELECT DISTINCT at, session_id FROM results r WHERE game=? AND at>=? AND NOT EXISTS"
                                  " (SELECT 1 FROM rated_games g WHERE g.session_id=r.session_id AND g.epoch=?)"
-                                 " ORDER BY at, session_id", build.game, build.after[0] - LATE, epoch)  # fmt: skip
+                                 " ORDER BY at, session_id", build.game, build.after[0] - LATE, epoch)
             games = await finished(tx, [r["session_id"] for r in late])
             if games:
                 await write(tx, epoch, fold(await ladder_for(tx, build.game, epoch, [p for p, _ in games]), games))
             await tx.run("UPDATE rating_epochs SET current=building, building=NULL, after_at=NULL, after_session=NULL,"
-                         " sweep=1 WHERE game=?", build.game)  # fmt: skip
+                         " sweep=1 WHERE game=?", build.game)
 
     async def _sweep(self, build: Build, owner: str) -> None:
         """Delete up to `SWEEP` rows of each table of the epochs before the current one (with no build
@@ -227,7 +227,7 @@ class SQLRebuilds(SQLRatings):
                                ("rating_changes", "session_id, epoch, player")):  # each table's primary key
                 gone += len(await tx.rows(f"DELETE FROM {table} WHERE ({key}) IN (SELECT {key} FROM {table}"
                                           " WHERE game=? AND epoch<? LIMIT ?) RETURNING epoch",
-                                          build.game, build.current, SWEEP))  # fmt: skip
+                                          build.game, build.current, SWEEP))
             if not gone:
                 await tx.run("UPDATE rating_epochs SET sweep=0, lease_owner=NULL, lease_until=NULL WHERE game=?",
-                             build.game)  # fmt: skip
+                             build.game)

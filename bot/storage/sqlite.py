@@ -23,7 +23,7 @@ import contextlib
 import functools
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from dataclasses import replace
 from typing import Any, ParamSpec, TypeVar
 
@@ -44,7 +44,7 @@ ACTIVE = "status IN ('lobby', 'playing')"
 FREE = f"(lease_owner IS NULL OR lease_owner=:owner OR lease_until < {NOW})"
 
 
-def _guarded(method: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+def _guarded(method: Callable[P, Coroutine[Any, Any, R]]) -> Callable[P, Coroutine[Any, Any, R]]:
     """SQLite's errors out of `method` become `StorageUnavailable` (as do those of a closed store)."""
 
     @functools.wraps(method)
@@ -156,11 +156,15 @@ class SQLiteStorage(SQLPuzzles, SQLPublished, SQLEvents):
         await self.db.close()
 
     async def _version(self) -> int:
-        return (await (await self.db.execute("PRAGMA user_version")).fetchone())[0]
+        row = await (await self.db.execute("PRAGMA user_version")).fetchone()
+        assert row is not None  # a pragma always answers
+        return int(row[0])
 
     async def _check(self, path: str) -> None:
         """Refuse a file that fails SQLite's quick integrity check, or that a newer version wrote."""
-        (verdict,) = await (await self.db.execute("PRAGMA quick_check(1)")).fetchone()
+        row = await (await self.db.execute("PRAGMA quick_check(1)")).fetchone()
+        assert row is not None  # a pragma always answers
+        (verdict,) = row
         if verdict != "ok":
             raise StorageUnavailable(f"{path} is damaged (SQLite's quick check: {' '.join(verdict.split())})")
         if (version := await self._version()) > len(MIGRATIONS):
@@ -204,7 +208,7 @@ class SQLiteStorage(SQLPuzzles, SQLPublished, SQLEvents):
                      dump(session.state), session.version, session.starter, session.turn_seconds,
                      session.deadline, *offer_outcome(session), session.ply,
                      session.created_at, session.updated_at, int(session.bot_turn)),
-                )  # fmt: skip
+                )
                 session.id = cursor.lastrowid
                 await self._write_seats(session)
                 if notice is not None:
@@ -232,7 +236,7 @@ class SQLiteStorage(SQLPuzzles, SQLPublished, SQLEvents):
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(session.id, r.seat, r.user_id, r.name, session.game, r.rank, r.result, r.score,
                   session.updated_at, r.role, r.aided) for r in change.results],
-            )  # fmt: skip
+            )
             await rate_finished(SQLiteTx(self.db), session.id or 0)
         session.version += 1
         session.saved_seats = [replace(seat) for seat in session.seats]
@@ -303,7 +307,7 @@ class SQLiteStorage(SQLPuzzles, SQLPublished, SQLEvents):
     @_guarded
     async def next_deadline(self) -> float | None:
         return (await self._rows(f"SELECT MIN(deadline) AS d FROM sessions WHERE deadline IS NOT NULL AND {ACTIVE}")
-                )[0]["d"]  # fmt: skip
+                )[0]["d"]
 
     async def _one(self, sql: str, *params: Any) -> Session | None:
         found = await self._many(sql, *params)
@@ -323,10 +327,10 @@ class SQLiteStorage(SQLPuzzles, SQLPublished, SQLEvents):
     # --- background work --------------------------------------------------------------------
     @_guarded
     async def claim(self, now: float, owner: str, lease: float,
-                    platforms: Sequence[str] | None = None) -> list[Session]:  # fmt: skip
+                    platforms: Sequence[str] | None = None) -> list[Session]:
         names = {f"p{n}": name for n, name in enumerate(platforms or ())}
         served = "" if platforms is None else \
-            f" AND substr(channel, 1, instr(channel, ':') - 1) IN ({', '.join(':' + n for n in names)})"  # fmt: skip
+            f" AND substr(channel, 1, instr(channel, ':') - 1) IN ({', '.join(':' + n for n in names)})"
         async with self._between():
             rows = await self.db.execute_fetchall(
                 f"UPDATE sessions SET lease_owner=:owner, lease_until={NOW} + :lease WHERE {ACTIVE}"
@@ -335,7 +339,7 @@ class SQLiteStorage(SQLPuzzles, SQLPublished, SQLEvents):
                 {"owner": owner, "lease": lease, "now": now, **names},
             )
         found = await self._many(f"SELECT * FROM sessions WHERE id IN ({','.join(str(r[0]) for r in rows)})") \
-            if rows else []  # fmt: skip
+            if rows else []
         return sorted(found, key=lambda s: (s.deadline is None, s.deadline or 0.0, s.id))
 
     @_guarded
@@ -352,7 +356,7 @@ class SQLiteStorage(SQLPuzzles, SQLPublished, SQLEvents):
         async with self._between():
             if session_ids is None:
                 await self.db.execute("UPDATE sessions SET lease_owner=NULL, lease_until=NULL WHERE lease_owner=?",
-                                      (owner,))  # fmt: skip
+                                      (owner,))
             else:
                 await self.db.executemany(
                     "UPDATE sessions SET lease_owner=NULL, lease_until=NULL WHERE id=? AND lease_owner=?",
@@ -365,6 +369,23 @@ class SQLiteStorage(SQLPuzzles, SQLPublished, SQLEvents):
         async with self._between():
             rows = await self.db.execute_fetchall("SELECT * FROM moves WHERE session_id=? ORDER BY ply", (session_id,))
         return [move_of(r) for r in rows]
+
+    @_guarded
+    async def finished(self, channel: str, limit: int = 100) -> list[int]:
+        rows = await self._rows("SELECT id FROM sessions WHERE channel=? AND status='finished' ORDER BY id DESC"
+                                " LIMIT ?", channel, limit)
+        return [row["id"] for row in rows]
+
+    @_guarded
+    async def review(self, session_id: int) -> str | None:
+        rows = await self._rows("SELECT review FROM reviews WHERE session_id=?", session_id)
+        return rows[0]["review"] if rows else None
+
+    @_guarded
+    async def save_review(self, session_id: int, review: str, at: float) -> None:
+        async with self._between():
+            await self.db.execute("INSERT INTO reviews (session_id, review, at) VALUES (?, ?, ?)"
+                                  " ON CONFLICT (session_id) DO NOTHING", (session_id, review, at))
 
     @_guarded
     async def setting(self, channel: str, key: str) -> str | None:
@@ -386,7 +407,7 @@ class SQLiteStorage(SQLPuzzles, SQLPublished, SQLEvents):
 def _with_seats(sql: str) -> str:
     """`sql`'s sessions, each with its seats' rows as JSON (`seat_rows`)."""
     return ("SELECT s.*, (SELECT json_group_array(json_array(seat, user_id, name, handle, ai_level, away, accepted))"
-            f" FROM seats WHERE session_id=s.id) AS seat_rows FROM ({sql}) AS s")  # fmt: skip
+            f" FROM seats WHERE session_id=s.id) AS seat_rows FROM ({sql}) AS s")
 
 
 ENTER = _with_seats(f"SELECT * FROM sessions WHERE channel=? AND {ACTIVE}")
@@ -395,4 +416,4 @@ ENTER = _with_seats(f"SELECT * FROM sessions WHERE channel=? AND {ACTIVE}")
 def _enter(conn: sqlite3.Connection, channel: str) -> tuple[list[Any], list[Any]]:
     """In the database's thread: a channel's active session and its settings, in one trip."""
     return (conn.execute(ENTER, (channel,)).fetchall(),
-            conn.execute("SELECT key, value FROM channel_settings WHERE channel=?", (channel,)).fetchall())  # fmt: skip
+            conn.execute("SELECT key, value FROM channel_settings WHERE channel=?", (channel,)).fetchall())

@@ -111,14 +111,14 @@ def standings(entrants: Sequence[Entrant], played: Sequence[Played]) -> list[Sta
             sonneborn[player] += game.points[i] * sum(total[m] for m in mates) / len(mates)
     rating = {e.id: e.rating for e in entrants}
     keys = {e.id: (round(total[e.id], 6), round(buchholz[e.id], 6), round(sonneborn[e.id], 6), wins[e.id])
-            for e in entrants}  # fmt: skip
+            for e in entrants}
     order = sorted(keys, key=lambda p: (keys[p], rating[p]), reverse=True)
     table, rank = [], 0
     for i, player in enumerate(order):
         if i == 0 or keys[player] != keys[order[i - 1]]:
             rank = i + 1
         table.append(Standing(player, rank, total[player], buchholz[player], sonneborn[player], wins[player],
-                              games[player]))  # fmt: skip
+                              games[player]))
     return table
 
 
@@ -160,7 +160,7 @@ def _met(played: Iterable[Played]) -> set[frozenset[str]]:
 
 
 def _seat(rest: list[str], met: set[frozenset[str]], seats: int, total: dict[str, float],
-          budget: list[int]) -> list[tuple[str, ...]] | None:  # fmt: skip
+          budget: list[int]) -> list[tuple[str, ...]] | None:
     """Tables for everyone in `rest` (ranked) with no two who met, the top player's table first;
     None: there are none."""
     if not rest:
@@ -205,7 +205,7 @@ def _fewest_rematches(rest: list[str], met: set[frozenset[str]], seats: int) -> 
     while rest:
         first, others = rest[0], rest[1:]
         group = min(combinations(others, seats - 1),
-                    key=lambda g: sum(frozenset(pair) in met for pair in combinations((first, *g), 2)))  # fmt: skip
+                    key=lambda g: sum(frozenset(pair) in met for pair in combinations((first, *g), 2)))
         tables.append((first, *group))
         rest = [p for p in others if p not in group]
     return tables
@@ -301,7 +301,7 @@ def knockout(entrants: Sequence[Entrant], played: Sequence[Played], out: Iterabl
 
 
 def _decide(a: str | None, b: str | None, r: int, played: Sequence[Played], gone: set[str],
-            seed_of: dict[str, int]) -> Match:  # fmt: skip
+            seed_of: dict[str, int]) -> Match:
     if a is None or b is None:
         return Match(a or b, None, a or b)
     games = tuple(g for g in played if g.round == r and set(g.players) == {a, b})

@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot import rating_store
+from bot import rating_store, review
 from bot.core import Core, title
 from bot.i18n import Translator, t
 from bot.session import Session
@@ -81,12 +81,12 @@ def seat_result(session: Session, seat: int) -> str:
 
 
 async def game_rows(core: Core, sessions: list[Session], tr: Translator,
-                    accounts: set[str] | None = None) -> list[GameRow]:  # fmt: skip
+                    accounts: set[str] | None = None) -> list[GameRow]:
     tokens = await access.game_ids(core.store, sessions)
     rows = []
     for s in sessions:
         row = GameRow(tokens[s.id or 0], tr(title(core.game_of(s))), replay.names(s, tr),
-                      replay.result(s, tr), when(s.updated_at))  # fmt: skip
+                      replay.result(s, tr), when(s.updated_at))
         if accounts:
             mine = [seat.seat for seat in s.seats if seat.user_id in accounts]
             row.mine = seat_result(s, mine[0]) if mine else ""
@@ -98,7 +98,7 @@ async def index(core: Core, tr: Translator, page: int) -> dict[str, Any]:
     sessions = await core.store.published(access.WEB, access.DEFAULT_ON, limit=RECENT + 1, offset=(page - 1) * RECENT)
     games = [{"name": name, "title": tr(title(g))} for name, g in core.games.items()]
     return {"games": games, "recent": await game_rows(core, sessions[:RECENT], tr), "page": page,
-            "more": len(sessions) > RECENT}  # fmt: skip
+            "more": len(sessions) > RECENT}
 
 
 async def leaderboard(core: Core, tr: Translator, game: str, page: int, place_token: str | None) -> dict[str, Any]:
@@ -116,11 +116,11 @@ async def leaderboard(core: Core, tr: Translator, game: str, page: int, place_to
     tokens = await access.ids(core.store, access.PLAYER, (s.player for s in shown if not s.is_ai))
     rows = [Row(i, tr(t("host.ai_name", level=s.player.removeprefix("ai:"))) if s.is_ai else s.name,
                 f"{s.rating:.1f}", s.games, f"{s.win_rate:.0%}", s.streak, tokens.get(s.player))
-            for i, s in enumerate(shown, (page - 1) * BOARD_PAGE + 1)]  # fmt: skip
+            for i, s in enumerate(shown, (page - 1) * BOARD_PAGE + 1)]
     updating = game in await rating_store.updating(core.store)
     return {"game": game, "title": tr(title(core.games[game])), "rows": rows, "page": page, "pages": pages,
             "place": place_token if place else None, "place_kind": (place or "").split(":")[0], "updating": updating,
-            "games": [{"name": n, "title": tr(title(g))} for n, g in core.games.items()]}  # fmt: skip
+            "games": [{"name": n, "title": tr(title(g))} for n, g in core.games.items()]}
 
 
 def plot(history: list[float]) -> tuple[str, str, str]:
@@ -131,7 +131,7 @@ def plot(history: list[float]) -> tuple[str, str, str]:
     span = (high - low) or 1.0
     step = (PLOT_WIDTH - 2 * PLOT_PAD) / (len(history) - 1)
     points = " ".join(f"{PLOT_PAD + i * step:.1f},{PLOT_PAD + (high - v) / span * (PLOT_HEIGHT - 2 * PLOT_PAD):.1f}"
-                      for i, v in enumerate(history))  # fmt: skip
+                      for i, v in enumerate(history))
     return points, f"{low:.1f}", f"{high:.1f}"
 
 
@@ -149,12 +149,12 @@ async def player(core: Core, tr: Translator, token: str, page: int) -> dict[str,
             extra.append(tr(t("ratings.unrated_aided", count=s.aided)))
         cards.append(Card(game, tr(title(core.games[game])), f"{s.rating:.1f}", s.wins, s.losses, s.draws, s.streak,
                           s.best_streak, s.recent, f"{s.points:+g}" if s.points is not None else None, points, low,
-                          high, extra))  # fmt: skip
+                          high, extra))
     sessions = await core.store.published(access.WEB, access.DEFAULT_ON, players=accounts, limit=RECENT + 1,
-                                          offset=(page - 1) * RECENT)  # fmt: skip
+                                          offset=(page - 1) * RECENT)
     return {"name": found[0][1].name, "cards": cards, "page": page, "more": len(sessions) > RECENT,
             "recent": await game_rows(core, sessions[:RECENT], tr, set(accounts)),
-            "updating": bool({g for g, _ in found} & await rating_store.updating(core.store))}  # fmt: skip
+            "updating": bool({g for g, _ in found} & await rating_store.updating(core.store))}
 
 
 async def game(core: Core, tr: Translator, token: str, ply: str | None) -> dict[str, Any]:
@@ -167,6 +167,8 @@ async def game(core: Core, tr: Translator, token: str, ply: str | None) -> dict[
     steps = replay.steps(g, session, moves, names, tr)
     at = min(len(moves), int(ply)) if ply and ply.isdigit() and len(ply) < 7 else len(moves)
     shown = [{"ply": s.ply, "who": names[s.seat] if s.seat is not None else "", "move": s.move, "hands": list(s.hands)}
-             for s in steps]  # fmt: skip
+             for s in steps]
+    found = await replay.stored_review(core, session)
     return {"token": token, "title": tr(title(g)), "game": g.name, "players": names, "when": when(session.updated_at),
-            "result": replay.result(session, tr), "steps": shown, "count": len(moves), "at": at}  # fmt: skip
+            "review": review.lines(session, found, tr) if found is not None else [],
+            "result": replay.result(session, tr), "steps": shown, "count": len(moves), "at": at}

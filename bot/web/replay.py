@@ -7,15 +7,17 @@ is hidden any more; an unfinished game is never shown at all, `bot.web.access`).
 from __future__ import annotations
 
 import asyncio
+import json
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from bot import info
-from bot.core import Core
+from bot import info, review
+from bot.core import Core, title
 from bot.i18n import Translator, t
 from bot.session import MoveRow, Session
 from engines.base import Game
+from engines.review import Review
 from render.base import RenderContext
 
 CACHE_BYTES = 64 * 2**20  # pictures kept, at most
@@ -42,14 +44,14 @@ def steps(game: Game, session: Session, moves: list[MoveRow], names: list[str], 
     if not game.hidden_hands:
         return found
     hands = [tuple(f"{names[s]}: {' '.join(game.private_lines(state, s, tr))}" for s in range(len(names)))
-             for state in states(game, session, moves)]  # fmt: skip
+             for state in states(game, session, moves)]
     return [Step(s.ply, s.seat, s.move, h) for s, h in zip(found, hands, strict=True)]
 
 
 def names(session: Session, tr: Translator) -> list[str]:
     """The seats' names; a bot's in the reader's language."""
     return [tr(t("host.ai_name", level=s.ai_level)) if s.user_id is None and s.ai_level else s.name
-            for s in session.seats]  # fmt: skip
+            for s in session.seats]
 
 
 def context(game: Game, session: Session, state: Any, last: bool, tr: Translator) -> RenderContext:
@@ -57,7 +59,7 @@ def context(game: Game, session: Session, state: Any, last: bool, tr: Translator
         names=tuple(names(session, tr)), to_move=None if last else game.to_move(state),
         outcome=session.outcome if last else None, tr=tr,
         ai_seats=frozenset(s.seat for s in session.seats if s.played_by_ai),
-    )  # fmt: skip
+    )
 
 
 class Pictures:
@@ -67,6 +69,29 @@ class Pictures:
         self.core, self.most, self.size = core, most, 0
         self._drawing = asyncio.Semaphore(DRAWING)
         self._kept: OrderedDict[tuple[int, str, int], bytes] = OrderedDict()
+
+    async def review(self, session: Session, tr: Translator) -> bytes | None:
+        """The picture of the finished `session`'s stored review (None: it was never reviewed; the site
+        never starts one: `/review` in chat does, in the AI workers)."""
+        key = (session.id or 0, tr.language, -1)
+        if key not in self._kept:
+            found = await stored_review(self.core, session)
+            if found is None:
+                return None
+            game = self.core.game_of(session)
+            view = {"game": game.name, "review": found.to_json(), "lines": review.lines(session, found, tr),
+                    "title": tr(t("review.title", game=title(game), count=len(found.chances) - 1))}
+            ctx = RenderContext(names=tuple(names(session, tr)), to_move=None, outcome=None, tr=tr)
+            async with self._drawing:
+                self._keep(key, await self.core.pictures.draw("review", view, ctx))
+        self._kept.move_to_end(key)
+        return self._kept[key]
+
+    def _keep(self, key: tuple[int, str, int], image: bytes) -> None:
+        self._kept[key] = image
+        self.size += len(image)
+        while self.size > self.most and self._kept:
+            self.size -= len(self._kept.popitem(last=False)[1])
 
     async def picture(self, session: Session, ply: int, tr: Translator) -> bytes | None:
         """The public picture after `ply` moves of the finished `session` (None: no such move)."""
@@ -82,11 +107,13 @@ class Pictures:
         ctx = context(game, session, state, ply == len(moves), tr)
         async with self._drawing:
             image = await self.core.pictures.draw(game.name, game.view(state, None), ctx)
-        self._kept[key] = image
-        self.size += len(image)
-        while self.size > self.most and self._kept:
-            self.size -= len(self._kept.popitem(last=False)[1])
+        self._keep(key, image)
         return image
+
+
+async def stored_review(core: Core, session: Session) -> Review | None:
+    stored = await core.store.review(session.id or 0)
+    return Review.from_json(json.loads(stored)) if stored is not None else None
 
 
 def result(session: Session, tr: Translator) -> str:

@@ -38,7 +38,7 @@ SECURITY = {
                                " base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",  # a page's URL (its web id) goes nowhere else
-}  # fmt: skip
+}
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -76,7 +76,7 @@ class Site:
         self.root = urlsplit(url or "").path.rstrip("/")
         self.pictures = replay.Pictures(core)
         self.templates = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
-                                            undefined=jinja2.StrictUndefined)  # fmt: skip
+                                            undefined=jinja2.StrictUndefined)
         self._runner: web.AppRunner | None = None
 
     def app(self) -> web.Application:
@@ -86,6 +86,7 @@ class Site:
         app.router.add_get("/player/{token}", self._player)
         app.router.add_get("/game/{token}", self._game)
         app.router.add_get(r"/game/{token}/{lang:[a-z]{2}}/{ply:\d{1,6}}.png", self._picture)
+        app.router.add_get(r"/game/{token}/{lang:[a-z]{2}}/review.png", self._picture)
         app.router.add_static("/static", HERE / "static")
         return app
 
@@ -98,7 +99,7 @@ class Site:
         except OSError as error:
             await self.stop()
             raise StartFailed(f"cannot serve the web site on {self.listen}:{self.port}: {error.strerror or error}",
-                              transient=False) from None  # fmt: skip
+                              transient=False) from None
         self.port = self._runner.addresses[0][1]
         return self.port
 
@@ -114,12 +115,12 @@ class Site:
     async def _leaderboard(self, request: web.Request) -> web.StreamResponse:
         game = self.core.game_words.get(request.match_info["game"].lower(), "")
         return await self._page(request, "leaderboard.html", lambda tr: pages.leaderboard(
-            self.core, tr, game, self._page_of(request), request.query.get("place")))  # fmt: skip
+            self.core, tr, game, self._page_of(request), request.query.get("place")))
 
     async def _player(self, request: web.Request) -> web.StreamResponse:
         token = request.match_info["token"]
         return await self._page(request, "player.html",
-                                lambda tr: pages.player(self.core, tr, token, self._page_of(request)))  # fmt: skip
+                                lambda tr: pages.player(self.core, tr, token, self._page_of(request)))
 
     async def _game(self, request: web.Request) -> web.StreamResponse:
         token = request.match_info["token"]
@@ -127,25 +128,27 @@ class Site:
         return await self._page(request, "game.html", lambda tr: pages.game(self.core, tr, token, ply))
 
     async def _picture(self, request: web.Request) -> web.StreamResponse:
-        language, ply = request.match_info["lang"], int(request.match_info["ply"])
+        language, ply = request.match_info["lang"], request.match_info.get("ply")
         image = None
         try:
             session = await access.shown_game(self.core.store, request.match_info["token"])
             if session is not None and language in LANGUAGES:
-                image = await self.pictures.picture(session, ply, translator(language))
+                tr = translator(language)
+                image = await (self.pictures.picture(session, int(ply), tr) if ply is not None
+                               else self.pictures.review(session, tr))
         except StorageUnavailable:
             raise web.HTTPServiceUnavailable(text="unavailable\n") from None
         if image is None:
             raise web.HTTPNotFound(text="not found\n")
         return web.Response(body=image, content_type="image/png",
-                            headers={"Cache-Control": f"public, max-age={PICTURE_SECONDS}"})  # fmt: skip
+                            headers={"Cache-Control": f"public, max-age={PICTURE_SECONDS}"})
 
     @staticmethod
     def _page_of(request: web.Request) -> int:
         return pages.page_number(request.query.get("page"))
 
     async def _page(self, request: web.Request, template: str,
-                    read: Callable[[Translator], Awaitable[dict[str, Any]]]) -> web.StreamResponse:  # fmt: skip
+                    read: Callable[[Translator], Awaitable[dict[str, Any]]]) -> web.StreamResponse:
         language, asked = chosen_language(request)
         tr = translator(language)
         try:
@@ -157,7 +160,7 @@ class Site:
         html = self.render(template, tr, request, data | {"status": status})
         response = web.Response(text=html, status=status, content_type="text/html", headers={
             "Cache-Control": f"public, max-age={PAGE_SECONDS}" if status == 200 else "no-store",
-            "Vary": "Accept-Language, Cookie", "Content-Language": language})  # fmt: skip
+            "Vary": "Accept-Language, Cookie", "Content-Language": language})
         if asked:
             response.set_cookie(LANG_COOKIE, language, max_age=365 * 86400, samesite="Lax", path=self.root or "/")
         return response
@@ -169,7 +172,7 @@ class Site:
         switch = {language: self.root + str(request.rel_url.update_query(lang=language)) for language in LANGUAGES}
         return self.templates.get_template(template).render(
             **data, _=say, tr=tr, lang=tr.language, switch=switch, native=NATIVE, root=self.root,
-        )  # fmt: skip
+        )
 
     @web.middleware
     async def _headers(self, request: web.Request, handler: Handler) -> web.StreamResponse:

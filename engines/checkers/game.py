@@ -75,7 +75,7 @@ class Checkers(Game[State, Move]):
     aliases = ("chinesecheckers", "tiaoqi")
     seat_counts = (2, 3, 4, 6)
     options = (Option("players", choices=(2, 3, 4, 6), bare=True, spellings={f"{n}p": n for n in (2, 3, 4, 6)},
-                      refusal="checkers.bad_players"),)  # fmt: skip
+                      refusal="checkers.bad_players"),)
     seats_option = "players"
     levels = {name: level.limit for name, level in LEVELS.items()}  # see levels.py
     default_level = "normal"

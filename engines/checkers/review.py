@@ -1,14 +1,11 @@
-"""Chinese Checkers' review, in turns to finish. A seat's turns to finish from a position are measured by a
-solo playout: the greedy player (`ai.greedy`'s order, the rearmost piece among equals) moves that seat's
-pieces alone, the others standing still, until its goal is full (at most `HORIZON` turns; past that the
-distance left is counted at two steps a turn). It is an estimate: the others' pieces move, ladders come
-and go.
-
-Each move is compared with the best reachable move: the moves that go farthest toward the goal
-(`Position.ordered`, the first `CANDIDATES`) are each played out the same way, and a move that took
-`MISTAKE_TURNS` turns or more longer than the best of them is a mistake, by that many turns. Each seat's
-chance is a softmax of minus its turns to finish (`TEMPER` turns an e-fold); a seat that has finished
-first has won.
+"""Chinese Checkers' review, in turns to finish: an estimate from the hard AI's evaluation of a seat's
+pieces (`Position.cost`: the steps to its goal, more for a piece left behind or off the straight line to
+the goal) at `PACE` steps a turn. A move is judged by where it leaves the mover's pieces after its best
+next move of its own (two moves of its own in a row, the others standing still: a move that builds a
+ladder counts for what it opens), and compared with the best reachable move (the `CANDIDATES` that go
+farthest, `Position.ordered`, judged the same way): a move that left `MISTAKE_TURNS` turns or more to
+finish than the best of them is a mistake, by that many turns. Each seat's chance is a softmax of minus
+its turns to finish (`TEMPER` turns an e-fold); a seat that has finished first has won.
 """
 
 from __future__ import annotations
@@ -18,15 +15,16 @@ import math
 from engines.base import JSON, msg
 from engines.checkers import board as B
 from engines.checkers.game import Checkers
-from engines.checkers.position import Position, Step, reach
+from engines.checkers.levels import CENTRE, LAG, STRAGGLE
+from engines.checkers.position import Position, Step
 from engines.checkers.rules import shortest_path
 from engines.checkers.state import GOAL, Move, State
 from engines.review import Mistake, Record, Review, finish
 
-WORK = 3_000  # playout turns a move at most (candidates past it are not played out)
-HORIZON = 60  # turns a solo playout goes on at most
-CANDIDATES = 6
-MISTAKE_TURNS = 3
+WORK = 1_000  # positions judged a move at most (candidates past it are not judged)
+PACE = 3.5  # steps toward the goal a turn (a two-player game of about 45 moves each covers ~160 steps)
+CANDIDATES = 12
+MISTAKE_TURNS = 1.5
 TEMPER = 4.0
 
 
@@ -35,8 +33,8 @@ def review(record: Record, work: int | None = None) -> Review:
     steps = record.replay(game)
     seats = record.seats
     budget = work or WORK
-    turns = [float(_solo(Position(steps[0][0]), s)[0]) for s in range(seats)]
-    used = seats * HORIZON
+    turns = [_turns(Position(steps[0][0]), s) for s in range(seats)]
+    used = seats
     chances = [_chances(turns, ())]
     mistakes: list[Mistake] = []
     for ply, (state, seat, move) in enumerate(steps[:-1]):
@@ -62,46 +60,35 @@ def review(record: Record, work: int | None = None) -> Review:
             better = game.move_text(state, Move(path))
             mistakes.append(Mistake(ply, seat, game.move_text(state, move), better, float(loss), False,
                                     msg("review.checkers_slower", move=game.move_text(state, move), better=better,
-                                        turns=int(loss))))  # fmt: skip
+                                        turns=max(1, round(loss)), count=max(1, round(loss)))))
     top = max((m.loss for m in mistakes), default=1.0)
     scaled = [Mistake(m.ply, m.seat, m.played, m.better, m.loss / top, m.exact, m.said) for m in mistakes]
     movers = [seat for _, seat, move in steps if move is not None]
     return finish("checkers", tuple((s,) for s in range(seats)), movers, chances, [False] * len(chances), scaled,
-                  lambda m: _board(game, steps[m.ply][0], m), used, record.winners, estimate=True)  # fmt: skip
+                  lambda m: _board(game, steps[m.ply][0], m), used, record.winners, estimate=True)
 
 
-def _after(pos: Position, seat: int, step: Step) -> tuple[int, int]:
-    """`seat`'s turns to finish when it plays `step` now (that turn counted), and the playout's turns."""
+def _after(pos: Position, seat: int, step: Step) -> tuple[float, int]:
+    """`seat`'s turns to finish after `step` and its best next move of its own (the step's turn counted),
+    and the positions looked at."""
     pos.do(seat, *step)
     try:
-        turns, spent = _solo(pos, seat)
+        best, looked = _turns(pos, seat), 1
+        for follow in pos.ordered(seat)[:CANDIDATES]:
+            pos.do(seat, *follow)
+            best = min(best, _turns(pos, seat) + 1)
+            pos.undo(seat, *follow)
+            looked += 1
     finally:
         pos.undo(seat, *step)
-    return turns + 1, spent
+    return best + 1, looked
 
 
-def _solo(pos: Position, seat: int) -> tuple[int, int]:
-    """`seat`'s turns to fill its goal, the greedy player moving its pieces alone; the playout's turns.
-    The position is left as it was."""
-    done: list[Step] = []
-    dist = pos.dist[seat]
-    try:
-        for turn in range(HORIZON):
-            if pos.filled(seat):
-                return turn, turn
-            moves = pos.moves(seat)
-            if not moves:
-                break
-            step = max(moves, key=lambda m: reach(dist, *m))
-            if dist[step[0]] - dist[step[1]] <= 0 and len(done) > 2 and done[-2] == (step[1], step[0]):
-                break  # shuffling back and forth: no greedy progress left
-            pos.do(seat, *step)
-            done.append(step)
-        left = pos.sum[seat] - B.FULL
-        return len(done) + math.ceil(left / 2), len(done)
-    finally:
-        for step in reversed(done):
-            pos.undo(seat, *step)
+def _turns(pos: Position, seat: int) -> float:
+    """`seat`'s turns to finish, estimated from the hard AI's evaluation of its pieces."""
+    if pos.filled(seat):
+        return 0.0
+    return max(0.0, pos.cost(seat, STRAGGLE, LAG, CENTRE) - B.FULL) / PACE
 
 
 def _chances(turns: list[float], finished: tuple[int, ...]) -> tuple[float, ...]:
@@ -114,6 +101,6 @@ def _chances(turns: list[float], finished: tuple[int, ...]) -> tuple[float, ...]
 
 def _board(game: Checkers, state: State, mistake: Mistake) -> tuple[JSON, JSON]:
     paths = [game.parse_move(state, mistake.seat, text).path if text else None
-             for text in (mistake.played, mistake.better)]  # fmt: skip
+             for text in (mistake.played, mistake.better)]
     played, better = ([B.LABELS[h] for h in path] if path else None for path in paths)
     return game.view(state, None), {"played": played, "better": better}

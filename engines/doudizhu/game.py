@@ -110,7 +110,7 @@ class DouDizhu(Game[State, Move]):
     aliases = ("ddz",)
     seat_counts = (3,)
     options = (Option("mode", choices=(POINTS, CALL), default=POINTS, keys=("bidding",),
-                      spellings={k: v for k, v in MODES.items() if k not in (POINTS, CALL)}),)  # fmt: skip
+                      spellings={k: v for k, v in MODES.items() if k not in (POINTS, CALL)}),)
     levels = {name: level.limit for name, level in LEVELS.items()}  # see levels.py
     default_level = "normal"
     # Undo is not offered: taking back a play after the others have shown their answers

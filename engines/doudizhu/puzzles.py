@@ -1,8 +1,8 @@
 """Dou Dizhu endgame puzzles (残局): every hand open, few cards, one side to play and win.
 
 The exact solver (`solver.py`, best play from both sides with every hand known) checks each
-answer: it must keep the side's win. The defence is the other side's: each of its seats plays
-the move that leaves the player the fewest winning answers (ties: a play before a pass). The
+answer: it must keep the side's win. The defence is the other side's: a seat before the player's
+turn plays the move that leaves the player the fewest winning answers (ties: a play before a pass). The
 player plays every seat of their side (both farmers, when the farmers are to win).
 `verify` asks that one or two first moves win (near-unique), among at least five, none of them the
 whole hand at once.
@@ -19,7 +19,7 @@ from engines.doudizhu.solver import Solver, Trick
 from engines.doudizhu.state import SEATS, Move, State, seat_to_move, trick, winner
 from engines.puzzles import GOOD, SOLVED, WRONG, Answer, Picture, Puzzles
 
-WORK = Limit(50_000_000, 600.0)
+WORK = Limit(50_000_000, 86_400.0)  # positions: the count alone stops a search (the ceiling is never reached)
 FEWEST_MOVES = 5  # a puzzle's first position offers at least this many moves
 MOST_WINNING = 2  # ... and at most this many of them win
 
@@ -84,7 +84,9 @@ class Solved:
         return [m for m in _GAME.legal_moves(state, seat) if self.landlord_wins_after(state, m) == mine]
 
     def defence(self, state: State, side: bool) -> Move:
-        """The defending seat's move: the fewest winning answers left to `side` (the player's)."""
+        """The defending seat's move: the one that leaves `side` (the player's) the fewest winning answers
+        when the player is next, else (a partner of the defence is next) the first play it has; a play
+        before a pass."""
         seat = seat_to_move(state)
         assert seat is not None
         moves = _GAME.legal_moves(state, seat)
@@ -94,9 +96,7 @@ class Solved:
         seat = seat_to_move(state)
         if seat is None:
             return 0 if side_of(state, winner(state) or 0) != side else 99
-        if side_of(state, seat) == side:
-            return len(self.winning(state))
-        return min(self._answers(_GAME.apply(state, seat, m), side) for m in _GAME.legal_moves(state, seat))
+        return len(self.winning(state)) if side_of(state, seat) == side else 0
 
 
 def state_of(position: JSON) -> State:

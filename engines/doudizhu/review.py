@@ -72,9 +72,10 @@ def review(record: Record, work: int | None = None) -> Review:
             chances[ply + 1], exact[ply + 1] = (1.0 if after else 0.0), True
             if before == mine and after != mine and better is not None:
                 name = game.move_text(state, to_move(better))
+                key = "review.doudizhu_passed_endgame" if played is None else "review.doudizhu_lost_endgame"
                 mistakes.append(Mistake(ply, seat, game.move_text(state, move), name, 1.0, True,
-                                        msg("review.doudizhu_lost_endgame", move=game.move_name(state, move),
-                                            better=game.move_name(state, to_move(better)))))  # fmt: skip
+                                        msg(key, move=game.move_name(state, move),
+                                            better=game.move_name(state, to_move(better)))))
             continue
         rates, spent = _playouts(state, seat, played, rng, PLAYOUTS)
         used += spent
@@ -90,16 +91,17 @@ def review(record: Record, work: int | None = None) -> Review:
         used += spent
         loss = again[1][0] - again[0][0]
         if loss >= ESTIMATE_LOSS:
-            said = msg("review.doudizhu_estimate", move=game.move_name(state, move),
+            key = "review.doudizhu_estimate_pass" if played is None else "review.doudizhu_estimate"
+            said = msg(key, move=game.move_name(state, move),
                        better=game.move_name(state, to_move(best)), played=round(100 * again[0][0]),
-                       rate=round(100 * again[1][0]))  # fmt: skip
+                       rate=round(100 * again[1][0]))
             mistakes.append(Mistake(ply, seat, game.move_text(state, move), game.move_text(state, to_move(best)),
-                                    loss, False, said))  # fmt: skip
+                                    loss, False, said))
     series = [(c, 1 - c) for c in chances]
     movers = [seat for _, seat, move in steps if move is not None]
     return finish("doudizhu", ((landlord,), farmers), movers, series, exact, mistakes,
                   lambda m: _open(game, steps[m.ply][0], m), used, record.winners,
-                  estimate=not all(exact))  # fmt: skip
+                  estimate=not all(exact))
 
 
 def _play(move: Move) -> Play | None:
@@ -112,7 +114,7 @@ def _play(move: Move) -> Play | None:
 
 
 def _solve(solver: Solver, hands: tuple[Counts, Counts, Counts], seat: int, beat: Trick,
-           played: Play | None) -> tuple[bool, bool, Play | None] | None:  # fmt: skip
+           played: Play | None) -> tuple[bool, bool, Play | None] | None:
     """Whether the landlord wins before the play and after it, and a play of `seat` that wins for its side
     when the one made does not; None when the positions were too many for the budget."""
     try:
@@ -122,14 +124,14 @@ def _solve(solver: Solver, hands: tuple[Counts, Counts, Counts], seat: int, beat
         mine = seat == solver.landlord
         if before == mine and after != mine:
             better = next((p for p in solver.moves(hands[seat], beat) if solver.after(hands, seat, beat, p) == mine),
-                          None)  # fmt: skip
+                          None)
         return before, after, better
     except OutOfWork:
         return None
 
 
 def _playouts(state: State, seat: int, played: Play | None, rng: random.Random, playouts: int,
-              others: list[Play | None] | None = None) -> tuple[list[tuple[float, Play | None]], int]:  # fmt: skip
+              others: list[Play | None] | None = None) -> tuple[list[tuple[float, Play | None]], int]:
     """How often the play made, and each of the level's best candidates, won for the mover's side when the
     real hands are played out `playouts` times each by the fast policies, a random legal play `NOISE` of
     the time (the play made first; `others` instead of the candidates if given), and the moves played out."""
@@ -152,7 +154,7 @@ def _playouts(state: State, seat: int, played: Play | None, rng: random.Random, 
 
 
 def _playout(hands: list[Counts], landlord: int, seat: int, beat: Trick, play: Play | None,
-             rng: random.Random) -> tuple[bool, int]:  # fmt: skip
+             rng: random.Random) -> tuple[bool, int]:
     """Whether the landlord wins after `seat` makes `play`, every seat then playing the fast policy (an
     enemy's play answered whenever it can be without a bomb), a random legal play `NOISE` of the time."""
     hands = list(hands)

@@ -44,7 +44,7 @@ class Gomoku(Game[State, Move]):
                spellings={"gomoku": "freestyle", "无禁手": "freestyle", "标准": "standard", "连珠": "renju"}),
         Option("opening", choices=OPENINGS, default="free",
                spellings={"自由": "free", "交换": "swap2", "二次交换": "swap2"}),
-    )  # fmt: skip
+    )
     levels = {name: level.limit for name, level in LEVELS.items()}  # see levels.py
     default_level = "medium"
     offers = frozenset({"undo", "draw", "restart"})
@@ -263,7 +263,7 @@ class Gomoku(Game[State, Move]):
             board[p.row * size + p.col] = BLACK if i % 2 == 0 else WHITE
         win = [_stored(name) for name in data.get("win_line", [])]
         return State(size, data["rule"], tuple(moves), tuple(board), tuple(win), data.get("opening", "free"),
-                     tuple(data.get("choices", ())))  # fmt: skip
+                     tuple(data.get("choices", ())))
 
     # --- the AI ------------------------------------------------------------------
     def ai(self, state: State, seat: int, level: str, limit: Limit, rng: random.Random) -> AIResult[Move]:

@@ -41,7 +41,7 @@ WORDS = {
     "white": "white", "白": "white", "白棋": "white", "执白": "white", "选白": "white",
     "more": "more", "two": "more", "+2": "more", "加两子": "more", "再下两子": "more", "两子": "more",
     "加子": "more",
-}  # fmt: skip
+}
 SWAP_WORDS = ("swap", "交换")
 BLACK_SEAT = {(): None, ("black",): 1, ("white",): 0, ("more",): None, ("more", "black"): 0, ("more", "white"): 1}
 
@@ -103,9 +103,9 @@ def read_choice(text: str) -> str | None:
 BALANCED: tuple[tuple[tuple[int, int], tuple[int, int]], ...] = (
     ((0, 1), (-2, 2)), ((0, 1), (-2, 0)), ((1, 1), (-1, 1)), ((1, 1), (-1, -1)),
     ((1, 1), (0, 2)), ((1, 1), (-2, 1)), ((1, 1), (-2, -1)), ((0, 1), (-2, -2)),
-)  # fmt: skip
+)
 SYMMETRIES = ((1, 0, 0, 1), (0, -1, 1, 0), (-1, 0, 0, -1), (0, 1, -1, 0),
-              (-1, 0, 0, 1), (1, 0, 0, -1), (0, 1, 1, 0), (0, -1, -1, 0))  # fmt: skip
+              (-1, 0, 0, 1), (1, 0, 0, -1), (0, 1, 1, 0), (0, -1, -1, 0))
 # The even margin: a side must be this far ahead (in `score`, for white to move) to be worth taking at
 # `decide`; nearer to even the second player places two more stones.
 MARGIN = 150
@@ -167,7 +167,7 @@ def move(state: State, level: str, limit: Limit, rng: random.Random) -> AIResult
         if value >= MARGIN:  # white is ahead: take white, and play its stone at once
             result = choose(state, state.turn, level, limit, rng)
             return AIResult(result.move, AIInfo(work=work + int(result.info.get("work", 0)), score=value,
-                                                reason="swap2 white"))  # fmt: skip
+                                                reason="swap2 white"))
         if value <= -MARGIN:
             return AIResult("black", AIInfo(work=work, score=value, reason="swap2 black"))
         return AIResult("more", AIInfo(work=work, score=value, reason="swap2 more"))

@@ -91,7 +91,7 @@ def review(record: Record, work: int | None = None) -> Review:
         if start is not None and start != move.name and not _kept(state, move, now, threats[ply + 2:], per):
             key = "review.gomoku_missed_vcf" if now.kind in ("vcf", "four_three") else "review.gomoku_missed_win"
             found = Mistake(ply, seat, move.name, start, max(0.0, mine - after), True,
-                            msg(key, move=move.name, better=start))  # fmt: skip
+                            msg(key, move=move.name, better=start))
         elif then.kind is not None and now.kind is None:
             better, held, spent = _holding(state, colour, per)
             used += spent
@@ -108,7 +108,7 @@ def review(record: Record, work: int | None = None) -> Review:
     chances = [(v, 1 - v) if black == 0 else (1 - v, v) for v in values]
     movers = [seat for _, seat, move in steps if move is not None]
     return finish("gomoku", ((0,), (1,)), movers, chances, exact, mistakes, _board(game, steps), used,
-                  record.winners, estimate=True)  # fmt: skip
+                  record.winners, estimate=True)
 
 
 def _smoothed(values: list[float], exact: list[bool]) -> list[float]:
@@ -204,7 +204,7 @@ def _holding(state: State, colour: int, work: int) -> tuple[str | None, float, i
     order = searcher.moves(colour, 0, 0, LEVEL.root_width)
     rank = {point: i for i, point in enumerate(order)}
     threats = sorted((p for p in pos.fours[foe] | pos.threes[foe] if not pos.cells[p]),
-                     key=lambda p: rank.get(p, len(rank)))  # fmt: skip
+                     key=lambda p: rank.get(p, len(rank)))
     candidates = list(dict.fromkeys([*threats, *order]))[:CANDIDATES]
     used = searcher.budget.used
     for point in candidates:
@@ -250,7 +250,7 @@ def _board(game: Gomoku, steps: list[tuple[Any, int, Any]]) -> Callable[[Mistake
     def board(mistake: Mistake) -> tuple[JSON, JSON]:
         state = steps[mistake.ply][0]
         points = [game.parse_move(state, mistake.seat, text) if text else None
-                  for text in (mistake.played, mistake.better)]  # fmt: skip
+                  for text in (mistake.played, mistake.better)]
         played, better = (list(p) if isinstance(p, Point) else None for p in points)
         return game.view(state, None), {"played": played, "better": better}
 

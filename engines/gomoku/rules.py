@@ -159,7 +159,7 @@ def forbidden_points(state: State) -> list[Point]:
     geo = geometry(state.size)
     cells = padded(state)
     return [point for point in _points_near_black(state, geo, cells)
-            if forbidden(cells, geo.dirs, geo.index(*point)) is not None]  # fmt: skip
+            if forbidden(cells, geo.dirs, geo.index(*point)) is not None]
 
 
 def _points_near_black(state: State, geo: Geometry, cells: list[int]) -> list[Point]:

@@ -77,14 +77,14 @@ def wait_for(found, what: str, timeout: float = 60.0):
 
 def test_the_ai_and_picture_workers_exit_when_the_host_is_killed_with_sigkill(tmp_path: Path) -> None:
     env = {**os.environ, "GAMEHOST_DB": str(tmp_path / "g.db"), "GAMEHOST_IMAGES": str(tmp_path / "img"),
-           "GAMEHOST_AI_WORKERS": "2", "GAMEHOST_RENDER_WORKERS": "2"}  # fmt: skip
+           "GAMEHOST_AI_WORKERS": "2", "GAMEHOST_RENDER_WORKERS": "2"}
     env = {k: v for k, v in env.items() if "TOKEN" not in k}
     host = subprocess.Popen([sys.executable, "-m", "bot.main"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, env=env, cwd=Path(__file__).parents[2])  # fmt: skip
+                            stderr=subprocess.DEVNULL, env=env, cwd=Path(__file__).parents[2])
     try:
         # The forkserver, the resource tracker, and the two AI and two picture workers the host warms up at start.
         family = wait_for(lambda: (found := descendants(host.pid)) and len(found) == 6 and found,
-                          "the host did not start its AI and picture workers")  # fmt: skip
+                          "the host did not start its AI and picture workers")
     finally:
         host.kill()
         host.wait()

@@ -32,7 +32,7 @@ class Scripted(AIRunner):
         self.level, self.script = level, list(script)
 
     async def move(self, game: str, state: Any, seat: int, level: str, seed: int,
-                   limit: Limit | None = None) -> tuple[str, AIInfo]:  # fmt: skip
+                   limit: Limit | None = None) -> tuple[str, AIInfo]:
         if level == self.level:
             return self.script.pop(0), AIInfo(work=1)
         return await super().move(game, state, seat, level, seed, Limit(300, 5.0))
@@ -70,7 +70,7 @@ async def master_game(table: Table, aid: str | None) -> list[str]:
 
 @pytest.mark.parametrize("aid", [None, "hint", "undo"])
 async def test_against_master_one_hint_or_one_take_back_and_the_win_changes_no_rating(
-        database: Path | str, clock: Clock, aid: str | None) -> None:  # fmt: skip
+        database: Path | str, clock: Clock, aid: str | None) -> None:
     table = await table_with(database, clock, Scripted("master", ["a1", "c1", "e1", "g1", "a3", "c3"]))
     try:
         said = await master_game(table, aid)
@@ -80,7 +80,7 @@ async def test_against_master_one_hint_or_one_take_back_and_the_win_changes_no_r
         rated = await ratings(table, "gomoku")
         if aid is None:  # unaided, the same win lifts Alice and drops the level
             assert results == [{"user_id": ALICE.id, "result": "win", "aided": None},
-                               {"user_id": "ai:master", "result": "loss", "aided": None}]  # fmt: skip
+                               {"user_id": "ai:master", "result": "loss", "aided": None}]
             assert rated[ALICE.id] > 0 > rated["ai:master"] and session.aided == {}
             assert not any("not be rated" in s for s in said)
             return

@@ -75,7 +75,7 @@ async def test_channels_do_not_wait_for_each_other(database: Path | str) -> None
 
 COMMAND_WORDS = ["/nim", "/nim start", "/nim solo", "/nim challenge", "/join", "/accept", "/decline", "/take",
                  "/move", "/undo", "/draw", "/restart", "/resign", "/board", "/hint", "/hand", "/record", "/stats",
-                 "/leaderboard", "/cancel", "/rematch", "/back", "/go", "/rules", "/help", "/hints", "/as"]  # fmt: skip
+                 "/leaderboard", "/cancel", "/rematch", "/back", "/go", "/rules", "/help", "/hints", "/as"]
 # Words, arguments and names from the hostile alphabet (tests/support/hostile.py, the fuzzer's): plain
 # st.text() almost never draws a "²", a newline in a name or a lone surrogate.
 # The steps of a table's life come up more often: opened, joined, looked at, closed.

@@ -54,7 +54,7 @@ async def test_the_second_of_two_interleaved_hosts_gets_a_conflict_and_changes_n
         here, there = await asyncio.wait_for(asyncio.gather(
             table.host.handle(Event(table.channel, ALICE, "/take 1 2")),
             other.handle(Event(table.channel, ALICE, "/take 1 3")),
-        ), 60)  # fmt: skip
+        ), 60)
         assert any("Alice took 2 stones from heap 1" in r.text for r in here)
         assert [r.text for r in there] == ["The game changed at the same moment; please try again."]
         assert await moves_seen_by_another_connection(db) == 1

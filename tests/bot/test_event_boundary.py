@@ -44,7 +44,7 @@ ALICE = User("console:alice", "Alice", "alice")
 
 @pytest.mark.parametrize("where", ["handle", "id", "name"])
 async def test_a_user_field_no_database_stores_is_cleaned_before_the_seat_is_written(table: Table,
-                                                                                   where: str) -> None:  # fmt: skip
+                                                                                   where: str) -> None:
     eve = replace(User("console:eve", "Eve", "eve"), **{where: "eve" + BAD})
     replies_ok(await table.host.handle(Event(table.channel, eve, "/nim start 3 4")))
     session = await table.session()
@@ -71,7 +71,7 @@ async def test_a_mentioned_user_no_database_stores_is_cleaned_before_the_seat_is
 async def test_a_channel_a_place_a_locale_and_a_button_no_database_stores_are_cleaned(table: Table) -> None:
     channel = "console:room" + BAD
     replies_ok(await table.host.handle(Event(channel, ALICE, "/nim start 3 4", locale="zh" + BAD,
-                                             place="console:guild" + BAD)))  # fmt: skip
+                                             place="console:guild" + BAD)))
     session = await table.store.active(clean.ident(channel))
     assert session is not None
     stored([session.channel, await table.store.setting(session.channel, "place")])
@@ -84,13 +84,13 @@ async def test_no_field_of_any_event_escapes_the_host(table: Table) -> None:
     writes: every one is answered or ignored, none raises."""
     rng = random.Random(34)
     commands = ["/nim start 3 4", "/join", "/take 1 1", "/nim challenge @x", "/accept", "/cancel", "/stats",
-                "/lang en", "/link", "/leaderboard here"]  # fmt: skip
+                "/lang en", "/link", "/leaderboard here"]
     for n in range(60):
         who = User(f"console:{hostile.text(rng, 6)}", hostile.name(rng), hostile.text(rng, 6) or None)
         other = User(hostile.text(rng, 6), hostile.name(rng), hostile.text(rng, 6) or None)
         event = Event(f"console:{n % 3}{hostile.text(rng, 4)}", who, f"{rng.choice(commands)} @x{hostile.text(rng, 4)}",
                       mentions={"@x": other}, locale=hostile.text(rng, 4) or None,
-                      place=hostile.text(rng, 6) or None)  # fmt: skip
+                      place=hostile.text(rng, 6) or None)
         for reply in await table.host.handle(event):
             reply.text.encode("utf-8")
     await table.host.handle(Event("console:x", ALICE, button=hostile.text(rng, 20)))

@@ -76,7 +76,7 @@ async def test_a_whole_game_between_friends_is_recorded(table: Table) -> None:
     await table.say(BOB, "/take 1 1")
     last = await table.say(ALICE, "/take 2 1")
     assert "🏆 Alice wins: took the last stone." in last[0].text
-    assert [b.command for b in last[0].buttons] == ["/rematch"]
+    assert [b.command for b in last[0].buttons] == ["/rematch", "/review"]
     assert "1 won · 0 lost" in await written(table, ALICE, "/stats")
     assert "0 won · 1 lost" in await written(table, ALICE, "/stats @bob", bob=BOB)
     board = await written(table, CAROL, "/leaderboard nim")

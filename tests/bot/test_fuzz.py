@@ -30,5 +30,5 @@ async def test_the_same_seed_plays_the_same_games(tmp_path: Path, capsys: pytest
     assert secrets.randbits is randbits  # the fuzzer's seeded secrets are put back
     out = capsys.readouterr().out
     first, second = ([line for line in run.splitlines() if line.startswith(("sessions:", "moves:", "pictures:"))]
-                     for run in out.split("events/s")[1:])  # fmt: skip
+                     for run in out.split("events/s")[1:])
     assert first == second and first

@@ -32,7 +32,7 @@ def dealt_anew(state: Any, rng: random.Random) -> Any:
     """`state` with every card nobody has seen given out again at random, each seat keeping its
     number of cards (and the landlord the bottom cards still in hand, which everyone saw)."""
     known = [set(state.bottom) & set(hand) if state.landlord == seat else set()
-             for seat, hand in enumerate(state.hands)]  # fmt: skip
+             for seat, hand in enumerate(state.hands)]
     hidden = [card for seat, hand in enumerate(state.hands) for card in hand if card not in known[seat]]
     if state.landlord is None:
         hidden += state.bottom
@@ -77,7 +77,7 @@ def state_in(db: Path, channel: str) -> Any:
     """The Dou Dizhu state of the channel's latest session, read through another connection."""
     with sqlite3.connect(db) as other:
         (state,) = other.execute("SELECT state FROM sessions WHERE channel=? ORDER BY id DESC LIMIT 1",
-                                 (channel,)).fetchone()  # fmt: skip
+                                 (channel,)).fetchone()
     return engines.get("doudizhu").from_json(json.loads(state))
 
 

@@ -40,9 +40,9 @@ def one_line(replies) -> str:
     ("/nim start ² ³", [2, 3]),  # superscripts: str.isdigit says yes, int() says no
     ("/nim start ① 𝟓", [1, 5]),  # circled, mathematical bold
     ("/ｎｉｍ　ｓｔａｒｔ　７", [7]),  # full-width words and the ideographic space
-])  # fmt: skip
+])
 async def test_digits_of_any_keyboard_are_read_as_the_digits_they_show(table: Table, typed: str,
-                                                                       heaps: list[int]) -> None:  # fmt: skip
+                                                                       heaps: list[int]) -> None:
     opened = await table.say(ALICE, typed)
     assert "opened a table for Nim" in opened[0].text
     assert (await table.session()).options["heaps"] == heaps
@@ -65,9 +65,9 @@ async def test_seats_and_replays_read_unicode_digits(table: Table) -> None:
     "/nim start max=" + "9" * 900,
     "/nim start 3 max=" + "１" * 12,
     "/checkers start ⁹",
-])  # fmt: skip
+])
 async def test_numbers_that_are_not_numbers_a_player_types_are_refused_in_one_line(table: Table,
-                                                                                   typed: str) -> None:  # fmt: skip
+                                                                                   typed: str) -> None:
     one_line(await table.say(ALICE, typed))
     assert await table.session() is None
 
@@ -180,7 +180,7 @@ def test_any_name_once_cleaned_is_one_line_that_draws(shown: str) -> None:
 @settings(max_examples=30, deadline=None)
 @given(hostile_names(), hostile_names())
 def test_players_of_any_name_get_their_board_drawn(tmp_path_factory: pytest.TempPathFactory, first: str,
-                                                    second: str) -> None:  # fmt: skip
+                                                    second: str) -> None:
     """Two people with names from the hostile alphabet open and join a table and look at it: every
     answer comes, and the board is a picture (a name with a line break must not make the renderer
     raise after the move was committed)."""

@@ -101,7 +101,7 @@ async def test_hidden_hands_go_to_each_person_in_their_language(tmp_path: Path) 
         languages = {r.reader: (r.language, json.loads(r.image)["language"], r.text.split("，")[-1]) for r in hands}
         assert languages == {ALICE.id: ("zh", "zh", "这是你的手牌（只有你看得到）。"),
                              BOB.id: ("en", "en", "Your hand, Bob (only you see this)."),
-                             CAROL.id: ("zh", "zh", "这是你的手牌（只有你看得到）。")}  # fmt: skip
+                             CAROL.id: ("zh", "zh", "这是你的手牌（只有你看得到）。")}
         assert "hand:" in hands[1].text_board and "手牌" in hands[0].text_board
     finally:
         await host.stop()
@@ -149,7 +149,7 @@ async def test_chinese_words_play_a_game(table: Table) -> None:
     assert "Alice 从第 2 堆取走 2 颗。" in said(moved)
     over = await host.handle(Event(table.channel, BOB, "/认输", locale=zh))
     assert "🏆 Alice 获胜：Bob 认输。" in said(over)
-    assert [b.label for b in over[0].buttons] == ["再来一局"]
+    assert [b.label for b in over[0].buttons] == ["再来一局", "分析"]
 
 
 async def test_a_person_we_never_heard_from_reads_the_channels_language(table: Table) -> None:

@@ -93,7 +93,8 @@ class Seen:
             for option in game.options:
                 self.notation |= {option.name, *option.keys, *map(str, option.words)}
         self.notation |= {*HOST_COMMANDS, *GAME_ACTIONS}
-        self.notation |= {choice for spec in HOST_COMMANDS.values() for arg in spec.args for choice in arg.choices}
+        self.notation |= {choice for spec in (*HOST_COMMANDS.values(), *GAME_ACTIONS.values()) for arg in spec.args
+                          for choice in arg.choices}
 
     def replies(self, replies: list[Reply]) -> list[Reply]:
         for reply in replies:
@@ -152,7 +153,7 @@ async def looks_and_refusals(table: Table, seen: Seen) -> None:
                       (ALICE, "/join"), (ALICE, "/nim start"), (BOB, "/hints maybe"), (ALICE, "/lang xx"),
                       (ALICE, "/back"), (CAROL, "/accept"), (CAROL, "/decline"), (ALICE, "/stats"),
                       (BOB, "/leaderboard"), (ALICE, "/replay 999"), (BOB, "/rules chess"), (CAROL, "/stats @bob"),
-                      (ALICE, "/cancel")]:  # fmt: skip
+                      (ALICE, "/cancel")]:
         await say(table, seen, who, text, bob=BOB)
 
 
@@ -170,13 +171,13 @@ async def test_nim_between_people_with_offers_then_a_rematch(pseudo_table: Table
     await say(table, seen, ALICE, "/take 1 1")
     for who, text in [(ALICE, "/undo"), (BOB, "/accept"), (ALICE, "/take 9 9"), (ALICE, "/take 1 4"),
                       (BOB, "/take 1 1"), (ALICE, "/draw"), (ALICE, "/restart"), (BOB, "/decline"),
-                      (ALICE, "/take 2 1"), (BOB, "/restart"), (BOB, "/undo"), (ALICE, "/accept")]:  # fmt: skip
+                      (ALICE, "/take 2 1"), (BOB, "/restart"), (BOB, "/undo"), (ALICE, "/accept")]:
         await say(table, seen, who, text)
     await looks_and_refusals(table, seen)
     await play_out(table, seen, rng)
     for who, text in [(BOB, "/rematch"), (ALICE, "/accept"), (ALICE, "/resign"), (ALICE, "/cancel"),
                       (CAROL, "/nim start"), (CAROL, "/cancel"), (ALICE, "/nim solo easy 1 1"),
-                      (ALICE, "/take 1 1")]:  # fmt: skip
+                      (ALICE, "/take 1 1")]:
         await say(table, seen, who, text)
     await play_out(table, seen, rng)
     await looks_and_refusals(table, seen)
@@ -190,7 +191,7 @@ async def test_gomoku_with_numbers_and_a_draw_offer(pseudo_table: Table, drawn: 
     await say(table, seen, BOB, "/join")
     await play_out(table, seen, rng, most=40)
     for who, text in [(ALICE, "/board numbers"), (BOB, "/board nonsense"), (ALICE, "/move z99"), (ALICE, "/draw"),
-                      (BOB, "/decline"), (BOB, "/draw"), (ALICE, "/accept")]:  # fmt: skip
+                      (BOB, "/decline"), (BOB, "/draw"), (ALICE, "/accept")]:
         await say(table, seen, who, text)
     await looks_and_refusals(table, seen)
     await say(table, seen, ALICE, "/gomoku solo easy 19")
@@ -225,7 +226,7 @@ async def test_chinese_checkers_looks_and_a_resignation(pseudo_table: Table, dra
     seat = game.to_move(game.from_json(session.state))
     piece = seen.moves(await table.host.legal_moves(table.channel, session.seats[seat].user_id))[0].split("-")[0]
     for who, text in [(ALICE, f"/moves {piece}"), (BOB, f"/path {piece} m9"), (ALICE, "/moves zz"),
-                      (BOB, "/path"), (ALICE, "/move a1 a2"), (BOB, "/resign")]:  # fmt: skip
+                      (BOB, "/path"), (ALICE, "/move a1 a2"), (BOB, "/resign")]:
         await say(table, seen, who, text)
     await looks_and_refusals(table, seen)
     assert not (bare := seen.bare_words(drawn)), "\n".join(bare)
@@ -255,7 +256,7 @@ async def test_gomoku_swap2_every_stage_of_the_opening(pseudo_table: Table, draw
     for who, text in [(ALICE, "/swap black"), (ALICE, "/move h8"), (ALICE, "/move h9"), (ALICE, "/move j10"),
                       (BOB, "/swap purple"), (BOB, "/move nonsense"), (BOB, "/swap more"), (BOB, "/swap white"),
                       (BOB, "/move k11"), (BOB, "/move g7"), (ALICE, "/move c3"), (ALICE, "/hint"),
-                      (ALICE, "/swap white"), (ALICE, "/swap black")]:  # fmt: skip
+                      (ALICE, "/swap white"), (ALICE, "/swap black")]:
         await say(table, seen, who, text)
     await play_out(table, seen, rng, most=30)
     await say(table, seen, ALICE, "/resign")

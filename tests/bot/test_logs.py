@@ -64,7 +64,7 @@ def test_json_lines_mask_the_same_and_are_one_object_each(captured: io.StringIO)
     logs.setup("INFO", "json", [DISCORD], stream=captured)
     log = logging.getLogger("somelib.http")
     log.info("PATCH %s with %s", "https://discord.com/api/v10/webhooks/123/aW50ZXJhY3Rpb246MTIz/messages/@original",
-             {"token": "aW50ZXJhY3Rpb246MTIz", "d": {"t": "INTERACTION_CREATE"}})  # fmt: skip
+             {"token": "aW50ZXJhY3Rpb246MTIz", "d": {"t": "INTERACTION_CREATE"}})
     try:
         raise RuntimeError(f"headers {{'Authorization': 'Bot {DISCORD}'}}\nsecond line")
     except RuntimeError:
@@ -91,7 +91,7 @@ def test_secrets_of_any_run_are_masked_by_their_shape(captured: io.StringIO) -> 
 def test_ordinary_lines_stay_as_they_were(captured: io.StringIO) -> None:
     logs.setup("DEBUG", "text", ["123456:STAND-IN"], stream=captured)
     plain = ("lease owner vm:4242:deadbeef, at 127.0.0.1:5432, 2026-11-26 06:28:20,696, session 12:abc, "
-             "render.fonts.DroidSansFallbackFull.ttf, 100% done, %s kept")  # fmt: skip
+             "render.fonts.DroidSansFallbackFull.ttf, 100% done, %s kept")
     logging.getLogger("x").warning(plain)
     assert captured.getvalue().rstrip("\n").endswith(plain)
 
@@ -115,7 +115,7 @@ def test_uncaught_exceptions_and_warnings_go_through_the_filter(captured: io.Str
 
 def test_the_settings_name_their_secrets_and_the_log_options_are_checked() -> None:
     settings = Settings(telegram_token=TELEGRAM, discord_token=DISCORD, telegram_webhook_secret="hook-secret",
-                        db="postgresql://u:pg-password@h/db", log_format="JSON", log_level="debug")  # fmt: skip
+                        db="postgresql://u:pg-password@h/db", log_format="JSON", log_level="debug")
     assert set(settings.secrets) == {TELEGRAM, DISCORD, "hook-secret", "pg-password"}
     assert (settings.log_format, settings.log_level) == ("json", "DEBUG")
     assert Settings(db="games.db").secrets == []
@@ -152,7 +152,7 @@ async def test_a_game_at_debug_tells_what_happened_and_not_the_hands(captured: i
         game = table.host.games["doudizhu"]
         state = game.from_json(session.state)
         hands = [line for seat in range(3) for line in game.private_lines(state, seat, Translator())
-                 if line.startswith("hand:")]  # fmt: skip
+                 if line.startswith("hand:")]
         await table.say(ALICE, "/hand")
         await table.say(BOB, "/resign")
     finally:
@@ -185,14 +185,14 @@ def test_a_librarys_debug_shows_its_listed_lines_without_what_they_carry(capture
     logs.setup("DEBUG", "json", [], stream=captured)
     bot_api, gateway = logging.getLogger("telegram.ext.ExtBot"), logging.getLogger("discord.gateway")
     bot_api.debug("Calling Bot API endpoint `%s` with parameters `%s`", "answerInlineQuery",
-                  {"results": [{"description": CARDS}]})  # fmt: skip
+                  {"results": [{"description": CARDS}]})
     bot_api.debug("Call to Bot API endpoint `%s` finished with return value `%s`", "sendMessage",
-                  {"text": f"Your code: {CODE}"})  # fmt: skip
+                  {"text": f"Your code: {CODE}"})
     logging.getLogger("telegram.ext.Application").debug("Processing update %s", Update())
     gateway.debug("For Shard ID %s: WebSocket Event: %s", None, {"op": 0, "t": "INTERACTION_CREATE", "s": 5,
-                  "d": {"data": {"name": "link", "options": [{"name": "code", "value": CODE}]}}})  # fmt: skip
+                  "d": {"data": {"name": "link", "options": [{"name": "code", "value": CODE}]}}})
     logging.getLogger("discord.http").debug("%s %s with %s has returned %s", "POST", "https://x/api/v10/channels/1",
-                                            f'{{"content": "{CARDS}"}}', 200)  # fmt: skip
+                                            f'{{"content": "{CARDS}"}}', 200)
     # Not listed: dropped, whatever they say (a new library, a new line, an f-string, a mapping, a traceback).
     logging.getLogger("newlib").debug("sending %s", CODE)
     gateway.debug(f"For Shard ID None: WebSocket Event: {CODE}")
@@ -214,10 +214,10 @@ def test_a_librarys_lines_above_debug_pass_without_their_payloads(captured: io.S
     ptb = logging.getLogger("telegram.ext.Application")
     ptb.critical("Error while building CallbackContext for update %s. Update will not be processed.", Update())
     logging.getLogger("telegram.Bot").critical("Error while parsing updates! Received data was %r",
-                                               [{"message": {"text": CARDS}}])  # fmt: skip
+                                               [{"message": {"text": CARDS}}])
     logging.getLogger("telegram.ext.Updater").critical("Received data was: %r", f'{{"text": "/link {CODE}"}}')
     logging.getLogger("httpx").info('HTTP Request: %s %s "%s %d %s"', "POST", "http://h/bot1/sendMessage",
-                                    "HTTP/1.1", 200, "OK")  # fmt: skip
+                                    "HTTP/1.1", 200, "OK")
     logging.getLogger("discord.gateway").info("Shard ID %s has connected to Gateway (Session ID: %s).", None, "ab12")
     logging.getLogger("gamehost").info("the project's own line: %s", {"as": "it is"})
     text = captured.getvalue()

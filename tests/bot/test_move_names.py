@@ -38,7 +38,7 @@ def test_every_move_name_reads_back_as_its_move_in_every_language(name: str) -> 
 
 
 async def test_a_hint_the_record_and_a_replay_name_moves_in_the_channels_language(tmp_path: Path,
-                                                                                    clock: Clock) -> None:  # fmt: skip
+                                                                                    clock: Clock) -> None:
     table = await open_table(tmp_path / "g.db", clock, language="zh")  # a channel speaking Chinese
     try:
         people = (ALICE, BOB, CAROL)

@@ -90,7 +90,7 @@ async def test_live_always_ready_only_with_storage_and_every_platform(tmp_path: 
         assert await get(f"{base}/healthz") == (200, "live\n")
         status, body = await get(f"{base}/readyz")
         assert status == 503 and json.loads(body) == {"ready": False, "storage": "up", "telegram": "down",
-                                                      "discord": "up"}  # fmt: skip
+                                                      "discord": "up"}
         up["telegram"] = True
         status, body = await get(f"{base}/readyz")
         assert status == 200 and json.loads(body)["ready"] is True

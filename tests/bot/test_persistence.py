@@ -36,7 +36,7 @@ async def test_a_restart_resumes_the_game_exactly_where_it_was(database: Path | 
     try:
         after = await table.session()
         assert (after.state, after.version, after.ply, after.status) == (
-            before.state, before.version, before.ply, before.status)  # fmt: skip
+            before.state, before.version, before.ply, before.status)
         assert await table.text(ALICE, "/take 1 1") == "It is Bob's turn."
         await table.say(BOB, "/take 3 5")
         assert (await table.session()).state["heaps"] == [3, 1, 0]
@@ -85,7 +85,7 @@ async def test_an_ai_turn_pending_at_shutdown_is_played_after_the_restart(databa
     # Simulate dying right after Alice's move was committed, before the bot answered.
     await table.host.stop()
     state = {"heaps": [2, 4, 5], "start": [3, 4, 5], "max": None, "misere": False,
-             "last": {"heap": 0, "count": 1, "seat": 0}, "turn": 1}  # fmt: skip
+             "last": {"heap": 0, "count": 1, "seat": 0}, "turn": 1}
     session.state, session.ply = state, 1
     await table.store.save(session)
     table.host.ai.close()
@@ -152,10 +152,10 @@ async def test_one_active_session_per_channel_is_enforced_by_the_database(databa
 def test_kill_minus_nine_mid_game_then_start_again_resumes(tmp_path: Path, database: Path | str) -> None:
     """The real console bot, killed with SIGKILL after a move, resumes the game."""
     env = {**os.environ, "GAMEHOST_DB": str(database), "GAMEHOST_IMAGES": str(tmp_path / "img"),
-           "GAMEHOST_AI_WORKERS": "0"}  # fmt: skip
+           "GAMEHOST_AI_WORKERS": "0"}
     command = [sys.executable, "-m", "bot.main"]
     bot = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           env=env, text=True, cwd=Path(__file__).parents[2])  # fmt: skip
+                           env=env, text=True, cwd=Path(__file__).parents[2])
     try:
         for line in ["/nim start 3 4 5", "/as bob", "/join", "/as alice", "/take 2 3"]:
             bot.stdin.write(line + "\n")
@@ -173,7 +173,7 @@ def test_kill_minus_nine_mid_game_then_start_again_resumes(tmp_path: Path, datab
     assert bot.returncode == -signal.SIGKILL
 
     again = subprocess.run(command, input="/as bob\n/take 1 3\n/quit\n", capture_output=True, text=True, env=env,
-                           cwd=Path(__file__).parents[2], timeout=120)  # fmt: skip
+                           cwd=Path(__file__).parents[2], timeout=120)
     assert "A game was in progress here" in again.stdout
     assert " 2 | ●○○○  (1)" in again.stdout  # the board as it was
     assert "bob took 3 stones from heap 1." in again.stdout

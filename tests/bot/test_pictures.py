@@ -65,7 +65,7 @@ async def test_a_picture_the_worker_cannot_draw_gives_the_text_board(tmp_path: P
         tr = Translator("en")
         names_it_cannot_draw = RenderContext((None, None), 0, None, tr)  # type: ignore[arg-type]
         reply = await replies.drawn(table.host.core, nim, view, names_it_cannot_draw, tr, "alice's move",
-                                    audience=EVERYONE)  # fmt: skip
+                                    audience=EVERYONE)
         assert reply.image is None
         assert reply.text.startswith("alice's move\n") and " 3 | ●●●●●" in reply.text, reply.text
         good = RenderContext(("alice", "bob"), 0, None, tr)

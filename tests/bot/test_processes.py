@@ -46,7 +46,7 @@ async def test_two_processes_keep_a_channels_moves_in_order(database: str) -> No
         hosts = (table.host, other)
         for _ in range(6):
             said = await asyncio.gather(*(host.handle(Event(table.channel, user, "/take 1 1"))
-                                          for host in hosts for user in [ALICE, BOB] * 3))  # fmt: skip
+                                          for host in hosts for user in [ALICE, BOB] * 3))
             texts = [r.text for replies in said for r in replies]
             assert TRY_AGAIN not in texts, texts
         moves = await table.store.moves((await table.session()).id)
@@ -97,7 +97,7 @@ class HostProcess:
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "tests.support.hostproc", url, *flags, cwd=ROOT, stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE, stderr=log.open("w"), limit=2**20,
-        )  # fmt: skip
+        )
         started = cls(name, process)
         async with asyncio.timeout(120):
             await started.ready
@@ -227,7 +227,7 @@ async def a_holds_a_bot_turn(a: HostProcess) -> None:
 
 
 async def play(game: str, a: HostProcess, b: HostProcess, store: Storage, sent: dict[str, list[str]],
-               done: itertools.count[int]) -> None:  # fmt: skip
+               done: itertools.count[int]) -> None:
     """A game between Alice and Bob whose every click and move reaches both processes at once
     (a retried webhook, a double click); A is killed after KILL_AT accepted moves in all."""
     opened = await a.send(game, "alice", "/nim start 30 30 30 30 30 30 30 30")

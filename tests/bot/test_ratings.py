@@ -41,7 +41,7 @@ def test_free_for_all_with_a_resigner_last_and_the_others_tied():
 
 def test_dou_dizhu_side_against_side_with_the_roles_rated():
     landlord_won = played(Entry("l", 1, "landlord"), Entry("f1", 2, "farmer"), Entry("f2", 2, "farmer"),
-                          game="doudizhu")  # fmt: skip
+                          game="doudizhu")
     r = rate(landlord_won, {})
     assert r.after["l"].mu > 25 > r.after["f1"].mu
     assert r.after["f1"] == r.after["f2"]
@@ -49,7 +49,7 @@ def test_dou_dizhu_side_against_side_with_the_roles_rated():
     assert r.after["l"].mu - 25 == pytest.approx(25 - r.after["f1"].mu)
     assert r.after["role:landlord"].mu > 0 > r.after["role:farmer"].mu
     farmers_won = played(Entry("l", 2, "landlord"), Entry("f1", 1, "farmer"), Entry("f2", 1, "farmer"),
-                         game="doudizhu")  # fmt: skip
+                         game="doudizhu")
     r = rate(farmers_won, {})
     assert r.after["l"].mu < 25 < r.after["f1"].mu
 
@@ -57,7 +57,7 @@ def test_dou_dizhu_side_against_side_with_the_roles_rated():
 def test_dou_dizhu_a_farmer_who_resigns_loses_alone():
     """The partner of a farmer who resigns ties with the landlord (the game's settlement agrees)."""
     r = rate(played(Entry("l", 1, "landlord"), Entry("f1", 3, "farmer"), Entry("f2", 1, "farmer"),
-                    game="doudizhu"), {})  # fmt: skip
+                    game="doudizhu"), {})
     assert r.after["f1"].mu < 25
     assert r.after["l"].mu == pytest.approx(r.after["f2"].mu) and r.after["f2"].mu > 25
     assert "role:landlord" not in r.after  # seat by seat: the parts taught nothing
@@ -71,7 +71,7 @@ def test_dou_dizhu_resigned_during_the_bidding_has_no_roles():
 def test_one_player_in_many_seats_is_rated_once_by_the_mean():
     """Five easy bots and a person: the person beat three of them and lost to two."""
     entries = (Entry("ai:easy", 1), Entry("ai:easy", 2), Entry("me", 3), Entry("ai:easy", 4),
-               Entry("ai:easy", 5), Entry("ai:easy", 6))  # fmt: skip
+               Entry("ai:easy", 5), Entry("ai:easy", 6))
     r = rate(played(*entries, game="checkers"), {})
     assert set(r.after) == {"ai:easy", "me"}
     assert r.after["me"].mu > 25 > r.after["ai:easy"].mu
@@ -111,7 +111,7 @@ def test_beating_easy_forever_stops_where_the_wins_are_foregone():
 def test_the_same_pair_again_counts_less_within_a_day():
     ladder = Ladder()
     weights = [ladder.play(Played(n, "nim", n * 60.0, (Entry("a", 1 + n % 2), Entry("b", 2 - n % 2)))).weight
-               for n in range(5)]  # fmt: skip
+               for n in range(5)]
     assert weights == pytest.approx([1, 1 / 2, 1 / 3, 1 / 4, 1 / 5])
     # a day after the first, that one no longer counts; others play at full weight meanwhile
     assert ladder.play(Played(9, "nim", 100.0, (Entry("a", 1), Entry("c", 2)))).weight == 1
@@ -133,7 +133,7 @@ def test_win_trading_between_two_accounts_is_bounded():
 
 def test_the_rebuild_is_the_same_fold():
     games = [Played(n, "nim", n * 100.0, (Entry("a", 1 + n % 3 // 2), Entry("b", 2 - n % 3 // 2)))
-             for n in range(30)]  # fmt: skip
+             for n in range(30)]
     once, twice = Ladder(), Ladder()
     once.replay(games)
     twice.replay(games)
@@ -176,7 +176,7 @@ def test_a_bot_in_many_seats_counts_only_the_seats_a_helped_player_did_not_beat(
     """Five easy bots and a person with help in third place: the two bots ahead of them count
     their wins over everyone; the three behind lost to help, and only count among the bots."""
     entries = (Entry("ai:easy", 1), Entry("ai:easy", 2), Entry("me", 3, aided=True), Entry("ai:easy", 4),
-               Entry("ai:easy", 5), Entry("ai:easy", 6))  # fmt: skip
+               Entry("ai:easy", 5), Entry("ai:easy", 6))
     r = rate(played(*entries, game="checkers"), {})
     assert r.after["me"] == r.before["me"] and r.weight == 1
     unaided = rate(played(*(Entry(e.player, e.rank) for e in entries), game="checkers"), {})
@@ -185,10 +185,10 @@ def test_a_bot_in_many_seats_counts_only_the_seats_a_helped_player_did_not_beat(
 
 def test_dou_dizhu_a_landlord_with_help():
     won = rate(played(Entry("l", 1, "landlord", aided=True), Entry("f1", 2, "farmer"), Entry("f2", 2, "farmer"),
-                      game="doudizhu"), {})  # fmt: skip
+                      game="doudizhu"), {})
     assert won.weight == 0 and won.after == won.before  # the farmers lost to help: nothing moves
     lost = rate(played(Entry("l", 2, "landlord", aided=True), Entry("f1", 1, "farmer"), Entry("f2", 1, "farmer"),
-                       game="doudizhu"), {})  # fmt: skip
+                       game="doudizhu"), {})
     assert lost.after["l"] == lost.before["l"] and lost.after["f1"].mu > 25 and lost.after["f1"] == lost.after["f2"]
     assert lost.after["role:landlord"] == lost.before["role:landlord"]  # the parts learn only from unaided games
     assert lost.after["role:farmer"] == lost.before["role:farmer"]
@@ -198,10 +198,10 @@ def test_dou_dizhu_a_farmer_with_help_taints_the_side():
     """f1 had help: the farmers' win is not rated for the landlord, nor for f1's partner f2 (won
     with a helped partner); their loss counts for the landlord and for f2 (lost even with help)."""
     won = rate(played(Entry("l", 2, "landlord"), Entry("f1", 1, "farmer", aided=True), Entry("f2", 1, "farmer"),
-                      game="doudizhu"), {})  # fmt: skip
+                      game="doudizhu"), {})
     assert won.weight == 0 and won.after == won.before
     lost = rate(played(Entry("l", 1, "landlord"), Entry("f1", 2, "farmer", aided=True), Entry("f2", 2, "farmer"),
-                       game="doudizhu"), {})  # fmt: skip
+                       game="doudizhu"), {})
     assert lost.after["f1"] == lost.before["f1"]
     assert lost.after["l"].mu > 25 > lost.after["f2"].mu
 

@@ -22,7 +22,7 @@ BACKENDS = BOTH
 NOW = 1_700_000_000.0
 THROTTLE = Throttle(900.0, 2, 3)
 CHANGES = ("SELECT session_id, player, game, rating_from, rating_to, at FROM rating_changes"
-           " ORDER BY session_id, rating_to, player")  # fmt: skip
+           " ORDER BY session_id, rating_to, player")
 
 
 @pytest.fixture
@@ -33,18 +33,18 @@ async def store(database: Path | str):
 
 
 async def finished(store: Storage, channel: str, seats: list[tuple[str, int, str | None]], at: float,
-                   game: str = "nim", handle: str | None = None) -> int:  # fmt: skip
+                   game: str = "nim", handle: str | None = None) -> int:
     """A game that ended with `seats`: (player, rank, role); its session id. `handle`: the last seat's."""
     session = Session(channel=channel, game=game, status=SessionStatus.PLAYING, options={}, seed=1,
                       seats=[Seat(n, p, p.upper(), handle if n == len(seats) - 1 else None)
                              for n, (p, _, _) in enumerate(seats)], starter=seats[0][0],
-                      turn_seconds=60, created_at=at, updated_at=at, state={})  # fmt: skip
+                      turn_seconds=60, created_at=at, updated_at=at, state={})
     session = await store.create(session)
     session.status, session.updated_at = SessionStatus.FINISHED, at
     best = min(rank for _, rank, _ in seats)
     outcome = "draw" if all(rank == best for _, rank, _ in seats) else None
     results = [Result(n, p, p.upper(), rank, outcome or ("win" if rank == best else "loss"), None, role)
-               for n, (p, rank, role) in enumerate(seats)]  # fmt: skip
+               for n, (p, rank, role) in enumerate(seats)]
     await store.save(session, Change(results=results))
     return session.id or 0
 
@@ -79,7 +79,7 @@ async def test_each_game_is_rated_with_its_results_exactly_as_the_fold_rates_it(
         ("u:a", "win"), ("u:b", "loss"), ("u:a", "draw"), ("u:b", "draw"), ("u:b", "win"), ("u:a", "loss")]
     mine = await store.results_with_opponents(["u:a"])
     assert [(r["game"], r["other"]) for r in mine][:4] == [("nim", "u:b"), ("nim", "u:b"), ("checkers", "u:c"),
-                                                           ("checkers", "ai:hard")]  # fmt: skip
+                                                           ("checkers", "ai:hard")]
     before = await rows(store, CHANGES)
     assert await store.rebuild_ratings() == 5
     assert await rows(store, CHANGES) == before
@@ -155,7 +155,7 @@ async def test_processes_finishing_games_at_once_rate_them_one_after_the_other(d
     stores = [await open_storage(str(database)) for _ in range(4)]
     try:
         await asyncio.gather(*(finished(s, f"c:{n}", [("u:a", 1, None), ("u:b", 2, None)], NOW)
-                               for n, s in enumerate(stores)))  # fmt: skip
+                               for n, s in enumerate(stores)))
         changes = await rows(stores[0], "SELECT rating_from, rating_to FROM rating_changes WHERE player='u:a'")
         weights = await rows(stores[0], "SELECT weight FROM rated_games")
     finally:
@@ -199,7 +199,7 @@ async def test_a_file_the_ratings_release_wrote_gains_the_leases_and_keeps_its_r
         await db.execute("PRAGMA user_version=3")
     store = await open_storage(str(path))
     try:
-        assert await store.schema_version() == len(MIGRATIONS) == 8
+        assert await store.schema_version() == len(MIGRATIONS) >= 8
         assert (await store.skills("nim"))["u:a"].mu == 30.0
         await finished(store, "c:1", [("u:a", 1, None), ("u:b", 2, None)], NOW)
         assert (await store.skills("nim"))["u:a"].mu > 30.0 and await store.claim(NOW, "me", 60) == []

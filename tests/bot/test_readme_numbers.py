@@ -70,7 +70,7 @@ async def test_a_link_code_lives_as_long_as_the_readme_says(table: Table) -> Non
 async def test_wrong_codes_are_limited_as_the_readme_says(table: Table) -> None:
     """README: "wrong codes are limited to 5 per account and 50 for the whole bot per 15 minutes"."""
     per_account, everyone, minutes = (int(n) for n in documented(
-        "wrong codes are limited to {n} per account and {n} for the whole bot per {n} minutes"))  # fmt: skip
+        "wrong codes are limited to {n} per account and {n} for the whole bot per {n} minutes"))
     guesser = account("guesser")
     for _ in range(per_account):
         assert "not valid" in await typed_code(table, guesser, "AAAAAA")
@@ -109,7 +109,7 @@ async def test_the_same_people_count_less_within_the_hours_the_readme_says(table
 
 # --- the outbox ---------------------------------------------------------------------------------
 async def test_the_outbox_backs_off_and_gives_up_as_the_readme_says(
-        database: Path | str, clock: Clock, caplog: pytest.LogCaptureFixture) -> None:  # fmt: skip
+        database: Path | str, clock: Clock, caplog: pytest.LogCaptureFixture) -> None:
     """README: "refused, it is tried again with a back-off of 1 s doubling to 60 s, and dropped with
     an error in the log after a day"."""
     first, most = documented("a back-off of {n} s doubling to {n} s")
@@ -142,7 +142,7 @@ async def test_the_outbox_backs_off_and_gives_up_as_the_readme_says(
 # --- a table's times ----------------------------------------------------------------------------
 @pytest.mark.parametrize("built", ["as gamehost builds it", "Host's own defaults"])
 async def test_the_default_times_are_the_readmes(database: Path | str, clock: Clock, built: str,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """README: "Every table takes timer=... : the time per move (default 5 minutes)" and "Tables
     nobody joins close after 15 minutes"."""
     [turn] = documented("the time per move (default {n} minutes)")
@@ -154,7 +154,7 @@ async def test_the_default_times_are_the_readmes(database: Path | str, clock: Cl
             monkeypatch.delenv(name)
         settings = load([])  # no setting given: the defaults, as `gamehost` starts with none
         table = await open_table(database, clock, turn_seconds=settings.turn_seconds,
-                                 lobby_seconds=settings.lobby_seconds)  # fmt: skip
+                                 lobby_seconds=settings.lobby_seconds)
     try:
         await table.say(ALICE, "/nim start 3 4 5")
         assert await statuses_around(table, lobby * 60) == (SessionStatus.LOBBY, SessionStatus.CANCELLED)

@@ -54,10 +54,10 @@ class History:
                 second = "u:c" if first != "u:c" else "u:b"
             ranks = (1, 1) if self.n % 7 == 3 else (1, 2) if self.n % 3 else (2, 1)  # wins, losses and draws
             await finished(self.store, f"c:{self.n % 4}", [(first, ranks[0], None), (second, ranks[1], None)],
-                           NOW + 60 * self.n)  # fmt: skip
+                           NOW + 60 * self.n)
             if self.n % 4 == 0:
                 await finished(self.store, "c:g", [("u:d", 1, None), ("u:e", 2, None)], NOW + 60 * self.n + 1,
-                               game="gomoku")  # fmt: skip
+                               game="gomoku")
             self.n += 1
 
 
@@ -78,7 +78,7 @@ async def shown(store: Storage) -> dict[str, Any]:
                                    f" WHERE epoch={current} ORDER BY session_id"),
         "changes": await rows(store, f"SELECT session_id, player, rating_from, rating_to FROM rating_changes t"
                                      f" WHERE epoch={current} ORDER BY session_id, player"),
-    }  # fmt: skip
+    }
 
 
 async def replayed(store: Storage) -> dict[tuple[str, str], rating_model.Skill]:

@@ -24,11 +24,11 @@ BACKENDS = BOTH
 DAVE = person("dave")
 RATINGS = "SELECT game, player, mu, sigma FROM ratings ORDER BY mu"
 CHANGES = ("SELECT session_id, player, game, rating_from, rating_to, at FROM rating_changes"
-           " ORDER BY session_id, rating_to, player")  # fmt: skip
+           " ORDER BY session_id, rating_to, player")
 
 
 async def say(table: Table, user: User, text: str, channel: str = "console:test", place: str | None = None,
-              **mentions: User):  # fmt: skip
+              **mentions: User):
     tokens = {f"@{name}": u for name, u in mentions.items()}
     return await table.host.handle(Event(channel, user, text, mentions=tokens, place=place))
 
@@ -90,18 +90,18 @@ async def test_resigning_is_a_loss_and_a_cancelled_game_counts_for_nobody(table:
 
 def test_a_seat_the_bot_played_after_a_timeout_still_belongs_to_its_owner() -> None:
     seats = [Seat(0, ALICE.id, "Alice", away=True), Seat(1, None, "Bot (easy)", ai_level="easy"),
-             Seat(2, BOB.id, "Bob")]  # fmt: skip
+             Seat(2, BOB.id, "Bob")]
     session = Session("console:t", "doudizhu", SessionStatus.PLAYING, {}, 1, seats, ALICE.id, 60, 0.0, 0.0)
     change = Change()
     play.finish(session, Outcome((1, 2, 2), msg("host.agreed_draw"), (4, -2, -2)), change,
-                ("landlord", "farmer", "farmer"))  # fmt: skip
+                ("landlord", "farmer", "farmer"))
     assert [(r.user_id, r.result, r.role) for r in change.results] == [
         (ALICE.id, "win", "landlord"), ("ai:easy", "loss", "farmer"), (BOB.id, "loss", "farmer")]
 
 
 async def test_a_game_whose_rating_fails_still_ends_and_is_rated_when_a_host_starts(
         database: Path | str, clock: Clock, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
-) -> None:  # fmt: skip
+) -> None:
     def broken(*args, **kwargs):
         raise RuntimeError("a bug in the rating")
 
@@ -125,7 +125,7 @@ async def test_a_game_whose_rating_fails_still_ends_and_is_rated_when_a_host_sta
 
 
 async def test_processes_catching_up_together_rate_each_game_once(
-        database: Path | str, clock: Clock, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+        database: Path | str, clock: Clock, monkeypatch: pytest.MonkeyPatch) -> None:
     table = await open_table(database, clock)
     try:
         with monkeypatch.context() as patch:
@@ -266,7 +266,7 @@ async def test_codes_expire_are_single_use_and_not_ones_own(table: Table) -> Non
 
 
 async def test_guessing_is_throttled_per_account_and_for_everyone_across_restarts(database: Path | str,
-                                                                                  clock: Clock) -> None:  # fmt: skip
+                                                                                  clock: Clock) -> None:
     table = await open_table(database, clock)
     try:
         code = await link_code(table, ALICE)
@@ -280,7 +280,7 @@ async def test_guessing_is_throttled_per_account_and_for_everyone_across_restart
         assert "Too many wrong codes" in (await table.say(BOB, f"/link {code}"))[0].text
         clock.advance(links.GUESS_WINDOW + 1)
         assert "share" in (await table.say(BOB, f"/link {code}"))[0].text or "not valid" in \
-            (await table.say(BOB, f"/link {code}"))[0].text  # fmt: skip
+            (await table.say(BOB, f"/link {code}"))[0].text
         for n in range(links.EVERYONE):  # many accounts, a few guesses each
             await table.say(person(f"guesser{n // 4}"), "/link ZZZZZZ")
         fresh = await link_code(table, CAROL)

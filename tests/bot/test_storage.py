@@ -48,7 +48,7 @@ async def held_write_lock(db: Path) -> AsyncIterator[None]:
         "print('locked', flush=True)\n"
         "sys.stdin.read()\n",
         str(db), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-    )  # fmt: skip
+    )
     try:
         assert await holder.stdout.readline() == b"locked\n"
         yield
@@ -188,7 +188,7 @@ async def make_newer(database: Path | str, by: int) -> None:
     store = await open_storage(str(database))
     if isinstance(store, PostgresStorage):
         await store.pool.execute("INSERT INTO schema_version (version, why) VALUES ($1, 'from the future')",
-                                 len(MIGRATIONS) + by)  # fmt: skip
+                                 len(MIGRATIONS) + by)
     else:
         assert isinstance(store, Store)
         await store.db.execute(f"PRAGMA user_version={len(MIGRATIONS) + by}")
@@ -205,7 +205,7 @@ async def test_open_refuses_a_schema_newer_than_the_code(database: Path | str) -
 def gamehost(tmp_path: Path, db: Path | str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "GAMEHOST_DB": str(db), "GAMEHOST_AI_WORKERS": "0", "GAMEHOST_IMAGES": str(tmp_path)}
     return subprocess.run([sys.executable, "-m", "bot.main"], input="", capture_output=True, text=True, env=env,
-                          cwd=Path(__file__).parents[2], timeout=120)  # fmt: skip
+                          cwd=Path(__file__).parents[2], timeout=120)
 
 
 def one_line(done: subprocess.CompletedProcess[str]) -> str:
@@ -215,7 +215,7 @@ def one_line(done: subprocess.CompletedProcess[str]) -> str:
 
 
 async def test_gamehost_says_why_it_cannot_use_a_newer_schema_in_one_line(tmp_path: Path,
-                                                                         database: Path | str) -> None:  # fmt: skip
+                                                                         database: Path | str) -> None:
     await make_newer(database, 7)
     assert "newer than this gamehost" in one_line(await asyncio.to_thread(gamehost, tmp_path, database))
 
@@ -281,7 +281,7 @@ async def test_a_read_only_database_gets_a_clear_line_and_reads_go_on(database: 
 
 @pytest.mark.backends("postgres")
 async def test_the_server_gone_mid_game_gets_a_clear_line_and_the_game_goes_on_when_it_is_back(
-        database: str, caplog) -> None:  # fmt: skip
+        database: str, caplog) -> None:
     proxy = Proxy()
     await proxy.restore()
     table = await open_table(proxy.url(database), Clock())
@@ -310,7 +310,7 @@ async def test_database_url_chooses_postgresql(tmp_path: Path, database: str) ->
     done = await asyncio.to_thread(
         subprocess.run, [sys.executable, "-m", "bot.main"], input="/nim start 3 4\n", capture_output=True,
         text=True, env=env, cwd=Path(__file__).parents[2], timeout=120,
-    )  # fmt: skip
+    )
     assert "opened a table for Nim" in done.stdout, done.stdout + done.stderr
     store = await open_storage(database)
     try:

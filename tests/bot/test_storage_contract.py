@@ -32,11 +32,11 @@ async def store(database: Path | str):
 
 
 def a_session(channel: str, status: SessionStatus = SessionStatus.LOBBY, deadline: float | None = None,
-              bot_turn: bool = False, players: tuple[str, ...] = ("alice", "bob")) -> Session:  # fmt: skip
+              bot_turn: bool = False, players: tuple[str, ...] = ("alice", "bob")) -> Session:
     seats = [Seat(n, f"u:{name}", name.title()) for n, name in enumerate(players)]
     return Session(channel=channel, game="nim", status=status, options={"heaps": [3, 4]}, seed=2**61 + 5,
                    seats=seats, starter="u:alice", turn_seconds=300, created_at=NOW, updated_at=NOW,
-                   state={"heaps": [3, 4]}, deadline=deadline, bot_turn=bot_turn)  # fmt: skip
+                   state={"heaps": [3, 4]}, deadline=deadline, bot_turn=bot_turn)
 
 
 def test_both_backends_implement_every_method_of_the_contract() -> None:
@@ -108,7 +108,7 @@ async def test_saves_of_many_channels_at_once_each_commit_or_conflict_alone(stor
     for s in fresh:
         s.seats[0].away = True
     outcomes = await asyncio.gather(*(store.save(s, Change(move=MoveRow(1, 1, "2 1", False, {}, NOW)))
-                                      for s in [*stale, *fresh]), return_exceptions=True)  # fmt: skip
+                                      for s in [*stale, *fresh]), return_exceptions=True)
     assert all(isinstance(o, Conflict) for o in outcomes[:len(stale)]) and outcomes[len(stale):] == [None] * 10
     for n, session in enumerate(sessions):
         stored = await store.get(session.id or 0)
@@ -237,7 +237,7 @@ async def test_a_save_that_fails_on_its_own_fails_alone(store: Storage) -> None:
         s.state = {"heaps": [n, n]}
     ply = {n: 0 if n == 5 else 1 for n in range(8)}  # the sixth repeats ply 0
     outcomes = await asyncio.gather(*(store.save(s, Change(move=MoveRow(ply[n], 1, "2 1", False, {}, NOW)))
-                                      for n, s in enumerate(sessions)), return_exceptions=True)  # fmt: skip
+                                      for n, s in enumerate(sessions)), return_exceptions=True)
     assert [type(o).__name__ for o in outcomes] == ["NoneType"] * 5 + ["StorageUnavailable"] + ["NoneType"] * 2
     for n, s in enumerate(sessions):
         stored = await store.get(s.id or 0)
@@ -262,7 +262,7 @@ async def _saved_together(store: Storage, count: int, bad: int, spoil) -> tuple[
 
         store._group._hop = counted
     outcomes = await asyncio.gather(*(store.save(s, Change(move=MoveRow(0, 0, "1 1", False, {}, NOW)))
-                                      for s in sessions), return_exceptions=True)  # fmt: skip
+                                      for s in sessions), return_exceptions=True)
     if isinstance(store, SQLiteStorage):
         ends = [sum(batches[: n + 1]) for n in range(len(batches))]  # the saves in order, batch by batch
         shared = next(size for size, end in zip(batches, ends, strict=True) if bad < end)
@@ -293,7 +293,7 @@ async def test_a_save_that_raises_any_error_fails_alone(store: Storage) -> None:
 
 @pytest.mark.backends("sqlite")
 async def test_a_save_whose_error_undoes_the_whole_transaction_fails_alone(
-        store: SQLiteStorage, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+        store: SQLiteStorage, monkeypatch: pytest.MonkeyPatch) -> None:
     """SQLite rolls a whole transaction back on some errors of one statement (a full disk, an I/O
     error), savepoints and all: the saves that shared it are written again, each in a transaction
     of its own, and only the one at fault fails."""

@@ -50,14 +50,14 @@ async def proxied(database: str) -> AsyncIterator[tuple[Proxy, Table]]:
 
 
 async def test_a_hung_server_gets_the_clear_line_in_seconds_in_every_channel_and_the_game_goes_on(
-        proxied: tuple[Proxy, Table], caplog) -> None:  # fmt: skip
+        proxied: tuple[Proxy, Table], caplog) -> None:
     proxy, table = proxied
     await table.say(ALICE, "/nim start 3 4")
     await table.say(BOB, "/join")
     proxy.stall()  # every connection hangs, old and new
     with caplog.at_level(logging.WARNING, logger="bot.host"):
         said, took = await answered(table.say(ALICE, "/take 1 1"),
-                                    table.host.handle(Event("console:other", CAROL, "/nim start 5")))  # fmt: skip
+                                    table.host.handle(Event("console:other", CAROL, "/nim start 5")))
     assert said == [[UNAVAILABLE], [UNAVAILABLE]] and took < BOUND, (said, took)
     told = [r.getMessage() for r in caplog.records if r.name == "bot.host"]
     assert len(told) == 2 and all(m.endswith("PostgreSQL did not answer in time") for m in told), told
@@ -73,7 +73,7 @@ async def test_a_hung_server_gets_the_clear_line_in_seconds_in_every_channel_and
 
 
 async def test_a_server_that_hangs_inside_the_last_moves_transaction_leaves_none_of_it(
-        proxied: tuple[Proxy, Table]) -> None:  # fmt: skip
+        proxied: tuple[Proxy, Table]) -> None:
     proxy, table = proxied
     await table.say(ALICE, "/nim start 1 2")
     await table.say(BOB, "/join")

@@ -72,7 +72,7 @@ async def test_timers_go_on_after_the_database_was_locked(table: Table, clock: C
 
 
 async def test_timers_go_on_after_the_store_failed_to_read(table: Table, clock: Clock, caplog,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     await table.say(ALICE, "/nim start 3 4")
     await table.say(BOB, "/join")
     reads = table.store.claim
@@ -119,7 +119,7 @@ async def test_a_bot_turn_that_failed_to_commit_is_played_later(table: Table, cl
 
 
 async def test_bot_turns_go_on_when_the_renderer_and_the_delivery_fail(tmp_path: Path, clock: Clock,
-                                                                      caplog) -> None:  # fmt: skip
+                                                                      caplog) -> None:
     def broken(game, view, ctx):
         raise RuntimeError("raqm_layout() failed")
 
@@ -159,7 +159,7 @@ async def test_a_failing_ai_still_moves(table: Table, caplog) -> None:
 
 
 async def test_a_bot_turn_that_failed_to_read_is_tried_again(table: Table, clock: Clock, caplog,
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     ai = gated(table)
     await table.say(ALICE, "/nim solo 3 4 5")
     ai.gate.clear()

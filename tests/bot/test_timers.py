@@ -53,7 +53,7 @@ async def test_in_a_game_of_three_a_bot_takes_the_seat_by_itself(tmp_path: Path,
 
 
 async def test_a_timer_that_ran_out_while_the_host_was_down_fires_when_it_starts(tmp_path: Path,
-                                                                                clock: Clock) -> None:  # fmt: skip
+                                                                                clock: Clock) -> None:
     table = await open_table(tmp_path / "g.db", clock)
     await table.say(ALICE, "/nim start 3 4 5")
     await table.say(BOB, "/join")

@@ -67,16 +67,16 @@ def test_ctrl_c_stops_the_console_bot_and_its_workers_without_a_traceback(tmp_pa
     host stops, the workers leave with it, and stderr holds no KeyboardInterrupt of theirs."""
     env = {k: v for k, v in os.environ.items() if "TOKEN" not in k and not k.startswith("GAMEHOST_")}
     env |= {"GAMEHOST_DB": str(tmp_path / "g.db"), "GAMEHOST_IMAGES": str(tmp_path / "img"),
-            "GAMEHOST_AI_WORKERS": "1", "GAMEHOST_RENDER_WORKERS": "1", "GAMEHOST_LOG_LEVEL": "DEBUG"}  # fmt: skip
+            "GAMEHOST_AI_WORKERS": "1", "GAMEHOST_RENDER_WORKERS": "1", "GAMEHOST_LOG_LEVEL": "DEBUG"}
     host = subprocess.Popen([sys.executable, "-m", "bot.main"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, env=env, cwd=ROOT, start_new_session=True)  # fmt: skip
+                            stderr=subprocess.PIPE, env=env, cwd=ROOT, start_new_session=True)
     said: list[bytes] = []
     reader = threading.Thread(target=lambda: said.extend(iter(host.stderr.readline, b"")))  # type: ignore[union-attr]
     reader.start()
     try:
         ready = (b"1 ai worker processes ready", b"1 pictures worker processes ready")
         wait_for(lambda: all(any(r in line for line in said[:]) for r in ready), "the workers did not start",
-                 timeout=120)  # fmt: skip
+                 timeout=120)
         family = descendants(host.pid)  # the forkserver, the resource tracker and the two workers
         assert len(family) == 4, family
         os.killpg(host.pid, signal.SIGINT)

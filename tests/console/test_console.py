@@ -46,7 +46,7 @@ async def test_a_whole_game_against_a_friend(tmp_path: Path) -> None:
         tmp_path,
         "/nim start 1 2", "/as bob", "join", "/as alice", "take 2 1", "/as bob", "take 1 1", "/as alice",
         "take 2 1", "/stats", "/as bob", "/stats",
-    )  # fmt: skip
+    )
     assert "alice opened a table for Nim." in text
     assert "Nim begins: alice vs bob." in text
     assert "🏆 alice wins: took the last stone." in text
@@ -214,7 +214,7 @@ async def in_chinese(tmp_path: Path, *typed: str) -> str:
 async def test_nim_in_chinese_with_chinese_commands(tmp_path: Path) -> None:
     text = await in_chinese(tmp_path, "拈 开局 2 3", "/换人 bob", "加入", "/as alice", "第2堆取1颗", "悔棋",
                             "/as bob", "同意", "/as alice", "从第二堆取三颗", "/as bob", "取 1 1", "/as alice", "1 1",
-                            "战绩", "棋谱", "再来一局", "/as bob", "接受", "认输", "规则 拈")  # fmt: skip
+                            "战绩", "棋谱", "再来一局", "/as bob", "接受", "认输", "规则 拈")
     assert "gamehost 控制台：你是 alice。" in text and "现在打字的是：bob" in text
     assert "alice 开了一桌拈。" in text and "拈 开始：alice 对 bob。" in text
     assert "alice 请求悔棋，收回上一步。bob：/accept（同意）还是 /decline（拒绝）？" in text
@@ -273,7 +273,7 @@ async def test_every_private_reply_is_printed_marked_with_whose_it_is(tmp_path: 
         await console.say("/move 3")
         secret = secret_of(await table.store.latest(CHANNEL))
         for line, said in (("/hint", "Hint: "), (secret.typed, secret.refusal), ("/link", "code:"),
-                           ("/hand", "Your hand")):  # fmt: skip
+                           ("/hand", "Your hand")):
             out.clear()
             await console.say(line)
             shown = "\n".join(out)
@@ -317,7 +317,7 @@ async def test_gomoku_swap2_two_more_stones_then_the_first_player_picks_white_an
     text, _ = await play(
         tmp_path, *SWAP2_OPENING, "/swap black", "/as bob", "/swap", "/swap more", "/swap black", "k11", "g7",
         "/as alice", "c3", "/swap white", *"\n".join(turns).split("\n"), "/stats",
-    )  # fmt: skip
+    )
     assert "alice, swap2 opening: place stone 1 of 3 (black), e.g. /move h8." in text
     assert "alice placed a white stone at h9." in text
     assert "alice, swap2 opening: place stone 2 of 3 (white), e.g. /move g7." in text  # a free point
@@ -360,7 +360,7 @@ async def test_gomoku_swap2_against_the_bot(tmp_path: Path) -> None:
 
 async def test_gomoku_swap2_in_chinese(tmp_path: Path) -> None:
     text = await in_chinese(tmp_path, "五子棋 开局 交换", "/换人 bob", "加入", "/as alice", "h8", "h9", "j10",
-                            "/as bob", "交换 紫", "交换 执黑", "/as alice", "h7")  # fmt: skip
+                            "/as bob", "交换 紫", "交换 执黑", "/as alice", "h7")
     assert "alice，二次交换开局：请放第 1/3 枚棋子（黑棋），例如 /move h8。" in text
     assert "bob，请选择：/swap black（你执黑，对手立即执白落子）" in text
     assert "用法：/swap black（执黑）、/swap white（执白）或 /swap more（再放两子）。" in text
@@ -377,13 +377,13 @@ async def test_a_reader_that_leaves_stops_no_game(tmp_path: Path) -> None:
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot.main", stdin=asyncio.subprocess.PIPE, stdout=write,
         stderr=asyncio.subprocess.PIPE, cwd=ROOT, env=environment(tmp_path),
-    )  # fmt: skip
+    )
     os.close(write)
     assert await asyncio.to_thread(os.read, read, 10)  # the welcome begins; then the reader leaves
     os.close(read)
     assert process.stdin is not None
     process.stdin.write("\n".join(["/nim start 3 4 5", "/as bob", "/join", "/as alice", "1 3", "/as bob", "2 1"])
-                        .encode() + b"\n")  # fmt: skip
+                        .encode() + b"\n")
     process.stdin.close()
     _, errors = await asyncio.wait_for(process.communicate(), SLOW)
     assert process.returncode == 0 and b"Traceback" not in errors, errors.decode()

@@ -52,10 +52,14 @@ async def test_a_puzzle_of_each_game_solved_move_by_move(tmp_path: Path, game: s
         yield f"/puzzle {game}"
         while (line := await solving(store)) is not None:
             yield line
+        yield "/stats"
+        yield "/leaderboard puzzle"
 
     text = await session(tmp_path / "c.db", tmp_path / "pictures", script, Clock())
     assert "Answer with /answer <move>" in text and "🎉 alice solved it" in text
-    assert "Puzzle rating 0.0 → " in text
+    assert "Puzzle rating 0.0 → " in text and "Results of alice" in text
+    assert "Puzzles: rating " in text and "1 solved of 1 rated" in text
+    assert "Leaderboard · Puzzles" in text and "1. alice — " in text and "1 solved of 1" in text
     pictures = sorted((tmp_path / "pictures").glob("*-puzzle_board.png"))
     assert pictures and all(Image.open(p).width >= 600 for p in pictures)
 

@@ -54,7 +54,7 @@ async def start_bot(
     host = Host(store, ai, **host_options)
     bot = DiscordBot(host, TOKEN, guilds=fake.guild_ids if guilds is None else guilds, api=fake.api,
                      gateway=fake.gateway, shard_count=shard_count, shard_ids=shard_ids,
-                     guild_ready_timeout=0.05)  # fmt: skip
+                     guild_ready_timeout=0.05)
     await host.start()
     await bot.start()
     await asyncio.wait_for(bot.ready.wait(), 60)

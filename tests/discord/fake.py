@@ -67,12 +67,12 @@ class Person:
 
     def user(self) -> dict[str, Any]:
         return {"id": str(self.id), "username": self.name.lower(), "discriminator": "0", "global_name": self.name,
-                "avatar": None, "bot": self.bot, "public_flags": 0, "flags": 0}  # fmt: skip
+                "avatar": None, "bot": self.bot, "public_flags": 0, "flags": 0}
 
     def member(self, with_user: bool = True) -> dict[str, Any]:
         member = {"nick": None, "roles": [], "joined_at": "2024-01-01T00:00:00+00:00", "deaf": False, "mute": False,
                   "flags": 0, "pending": False, "avatar": None, "premium_since": None,
-                  "communication_disabled_until": None, "permissions": str(self.permissions)}  # fmt: skip
+                  "communication_disabled_until": None, "permissions": str(self.permissions)}
         if with_user:
             member["user"] = self.user()
         return member
@@ -136,7 +136,7 @@ class Message:
             "attachments": [{"id": str(self.id * 10 + i), "filename": name, "size": len(data),
                              "url": f"https://cdn.invalid/{self.id}/{name}", "proxy_url": f"https://cdn.invalid/{name}",
                              "content_type": "image/png"} for i, (name, data) in enumerate(self.files)],
-        }  # fmt: skip
+        }
 
 
 @dataclass
@@ -207,11 +207,14 @@ def bucket(method: str, path: str) -> str:
 
 class FakeDiscord:
     def __init__(self, *, heartbeat_ms: int = 45_000, guilds: tuple[int, ...] = (), channels: int = 2,
-                 recommended_shards: int = 1) -> None:  # fmt: skip
+                 recommended_shards: int = 1) -> None:
         self.heartbeat_ms = heartbeat_ms
         self.guild_ids = guilds or (7 << 22,)
         # channel id -> guild id; each guild gets `channels` text channels
         self.channels = {g * 10 + i + 1: g for g in self.guild_ids for i in range(channels)}
+        self.threads: dict[int, int] = {}  # thread -> the channel it is under
+        self.thread_names: dict[int, str] = {}
+        self.no_threads: set[int] = set()  # channels where the bot may not make threads
         self.recommended_shards = recommended_shards
         self.messages: dict[int, Message] = {}
         self.interactions: dict[int, Interaction] = {}
@@ -288,7 +291,7 @@ class FakeDiscord:
     def channel(self, channel_id: int) -> list[Message]:
         """The channel as everyone sees it: its public messages, oldest first."""
         return [m for m in self.messages.values()
-                if m.channel_id == channel_id and not m.ephemeral and not m.deleted and not m.loading]  # fmt: skip
+                if m.channel_id == channel_id and not m.ephemeral and not m.deleted and not m.loading]
 
     def private(self, person: Person) -> list[Message]:
         """Ephemeral messages only `person` sees."""
@@ -333,7 +336,7 @@ class FakeDiscord:
             "v": 10, "user": BOT.user(), "guilds": [{"id": str(g), "unavailable": True} for g in mine],
             "session_id": secrets.token_hex(8), "resume_gateway_url": self.gateway, "shard": [shard, count],
             "application": {"id": str(APP_ID), "flags": 0},
-        })  # fmt: skip
+        })
         for guild in mine:
             await self._send(shard, "GUILD_CREATE", self._guild(guild))
         await self._changed_now()
@@ -341,7 +344,7 @@ class FakeDiscord:
     def _guild(self, guild: int) -> dict[str, Any]:
         channels = [self._channel(c) for c, g in self.channels.items() if g == guild]
         everyone = {"id": str(guild), "name": "@everyone", "permissions": str(VIEW_SEND), "position": 0, "color": 0,
-                    "hoist": False, "managed": False, "mentionable": False, "flags": 0}  # fmt: skip
+                    "hoist": False, "managed": False, "mentionable": False, "flags": 0}
         return {
             "id": str(guild), "name": f"Guild {guild}", "icon": None, "splash": None, "discovery_splash": None,
             "owner_id": str(ALICE.id), "afk_channel_id": None, "afk_timeout": 300, "verification_level": 0,
@@ -353,12 +356,18 @@ class FakeDiscord:
             "unavailable": False, "member_count": 5, "voice_states": [], "members": [BOT.member()],
             "channels": channels, "threads": [], "presences": [], "stage_instances": [],
             "guild_scheduled_events": [], "soundboard_sounds": [],
-        }  # fmt: skip
+        }
 
     def _channel(self, channel: int) -> dict[str, Any]:
+        if channel in self.threads:
+            return {"id": str(channel), "type": 11, "guild_id": str(self.channels[channel]),
+                    "parent_id": str(self.threads[channel]), "name": self.thread_names[channel],
+                    "owner_id": str(BOT.id), "member_count": 1, "message_count": 0, "rate_limit_per_user": 0,
+                    "thread_metadata": {"archived": False, "auto_archive_duration": 1440, "locked": False,
+                                        "archive_timestamp": "2024-01-01T00:00:00+00:00"}}
         return {"id": str(channel), "type": 0, "guild_id": str(self.channels[channel]), "name": f"games-{channel % 10}",
                 "position": channel % 10, "permission_overwrites": [], "nsfw": False, "parent_id": None,
-                "topic": None, "last_message_id": None, "rate_limit_per_user": 0}  # fmt: skip
+                "topic": None, "last_message_id": None, "rate_limit_per_user": 0}
 
     async def _send(self, shard: int, event: str, data: dict[str, Any]) -> None:
         ws, seq = self._sockets[shard]
@@ -379,13 +388,13 @@ class FakeDiscord:
         return await self._command(person, command, channel, options, autocomplete=None)
 
     async def autocomplete(self, person: Person, command: str, focused: str, channel: int | None = None,
-                           **options: Any) -> Interaction:  # fmt: skip
+                           **options: Any) -> Interaction:
         interaction = await self._command(person, command, channel, options, autocomplete=focused)
         await self.wait(lambda: interaction.callback is not None)
         return interaction
 
     async def _command(self, person: Person, command: str, channel: int | None, options: dict[str, Any],
-                       autocomplete: str | None) -> Interaction:  # fmt: skip
+                       autocomplete: str | None) -> Interaction:
         channel = channel or next(iter(self.channels))
         guild = self.channels[channel]
         scope = str(guild) if str(guild) in self.commands else "global"
@@ -397,7 +406,7 @@ class FakeDiscord:
         chain: list[dict[str, Any]] = []
         for sub in names[1:]:
             spec = next((o for o in spec.get("options", []) if _named(o, person.locale) == sub and o["type"] in (1, 2)),
-                        None)  # fmt: skip
+                        None)
             assert spec is not None, f"no subcommand {sub!r} in /{command}"
             chain.append({"type": spec["type"], "name": spec["name"]})
         declared = {o["name"]: o for o in spec.get("options", [])}
@@ -438,7 +447,7 @@ class FakeDiscord:
         return await self._interact(person, message.channel_id, 3, data, message=message)
 
     async def _interact(self, person: Person, channel: int, kind: int, data: dict[str, Any],
-                        message: Message | None = None) -> Interaction:  # fmt: skip
+                        message: Message | None = None) -> Interaction:
         guild = self.channels[channel]
         interaction = Interaction(self.snowflake(), secrets.token_urlsafe(24), kind, person, channel, time.monotonic())
         self.interactions[interaction.id] = interaction
@@ -451,7 +460,7 @@ class FakeDiscord:
             "app_permissions": str(VIEW_SEND), "locale": person.locale, "guild_locale": "en-US", "entitlements": [],
             "authorizing_integration_owners": {"0": str(guild)}, "context": 0,
             "attachment_size_limit": 10 * 1024 * 1024,
-        }  # fmt: skip
+        }
         if message is not None:
             payload["message"] = message.payload()
         await self._send(self.shard_of(guild), "INTERACTION_CREATE", payload)
@@ -459,7 +468,7 @@ class FakeDiscord:
 
     # --- REST ----------------------------------------------------------------------------------
     def rate_limit(self, method: str, path: str, count: int = 1, retry_after: float = 0.5,
-                   is_global: bool = False) -> RateLimit:  # fmt: skip
+                   is_global: bool = False) -> RateLimit:
         limit = RateLimit(method, path, count, retry_after, is_global)
         self.limits.append(limit)
         return limit
@@ -477,7 +486,7 @@ class FakeDiscord:
         path = request.match_info["path"]
         self.requests.append((request.method, path))
         fault = next((f for f in self.faults if f.count > 0 and f.method == request.method
-                      and re.fullmatch(f.path, path)), None)  # fmt: skip
+                      and re.fullmatch(f.path, path)), None)
         if fault is not None:
             fault.count -= 1
             self.failed.append((request.method, path, fault.status))
@@ -514,7 +523,7 @@ class FakeDiscord:
             self.early.append((method, path))
             return self._too_many(method, path, until - now, is_global)
         limit = next((lim for lim in self.limits if lim.count > 0 and lim.method == method
-                      and re.fullmatch(lim.path, path)), None)  # fmt: skip
+                      and re.fullmatch(lim.path, path)), None)
         if limit is None:
             return None
         limit.count -= 1
@@ -524,14 +533,14 @@ class FakeDiscord:
     def _too_many(self, method: str, path: str, retry_after: float, is_global: bool) -> web.Response:
         self.limited.append((time.monotonic(), method, path))
         body = {"message": "You are being rate limited.", "retry_after": round(retry_after, 3), "global": is_global,
-                "code": 0}  # fmt: skip
+                "code": 0}
         headers = {
             "Content-Type": "application/json", "Retry-After": str(math.ceil(retry_after)),
             "X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0",
             "X-RateLimit-Reset": f"{time.time() + retry_after:.3f}", "X-RateLimit-Reset-After": f"{retry_after:.3f}",
             "X-RateLimit-Bucket": f"{abs(hash(bucket(method, path))):x}",
             "X-RateLimit-Scope": "global" if is_global else "user", "Via": "1.1 google",
-        }  # fmt: skip
+        }
         if is_global:
             headers["X-RateLimit-Global"] = "true"
         return web.Response(status=429, body=json.dumps(body).encode(), headers=headers)
@@ -550,20 +559,22 @@ class FakeDiscord:
             return _json({"id": str(APP_ID), "name": "GameHost", "description": "", "icon": None,
                           "bot_public": True, "bot_require_code_grant": False, "owner": ALICE.user(),
                           "team": None, "verify_key": "00", "flags": 0, "summary": "",
-                          "interactions_endpoint_url": None, "rpc_origins": [], "tags": []})  # fmt: skip
+                          "interactions_endpoint_url": None, "rpc_origins": [], "tags": []})
         if (method, path) == ("GET", "gateway/bot"):
             return _json({"url": self.gateway, "shards": self.recommended_shards,
                           "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0,
-                                                  "max_concurrency": 1}})  # fmt: skip
+                                                  "max_concurrency": 1}})
         if method == "PUT" and parts[0] == "applications" and parts[-1] == "commands":
             scope = parts[3] if len(parts) == 5 and parts[2] == "guilds" else "global"
             commands = await request.json()
             if problem := _invalid_commands(commands):
                 return _error(400, 50035, f"Invalid Form Body: {problem}")
             synced = [c | {"id": str(self.snowflake()), "application_id": str(APP_ID), "version": "1"}
-                      | ({"guild_id": scope} if scope != "global" else {}) for c in commands]  # fmt: skip
+                      | ({"guild_id": scope} if scope != "global" else {}) for c in commands]
             self.commands[scope] = synced
             return _json(synced)
+        if (method, parts[0], parts[2:]) == ("POST", "channels", ["threads"]):
+            return await self._thread(int(parts[1]), await request.json())
         if parts[0] == "channels" and len(parts) >= 3 and parts[2] == "messages":
             channel = int(parts[1])
             if channel not in self.channels:
@@ -583,6 +594,24 @@ class FakeDiscord:
                 return answer
         self.unknown.append(f"{method} {path}")
         return _error(404, 0, f"404: the stand-in does not know {method} {path}")
+
+    async def _thread(self, parent: int, payload: dict[str, Any]) -> web.Response:
+        """A thread without a message, as Discord makes one: under a text channel only (not a
+        thread), named 1-100 characters, public or private, archived after 1 hour to 7 days."""
+        if parent not in self.channels:
+            return _error(404, 10003, "Unknown Channel")
+        if parent in self.threads or parent in self.no_threads:
+            self.refused.append(f"a thread under {parent}")
+            return _error(400, 50024, "Cannot execute action on this channel type")
+        name, kind = payload.get("name") or "", payload.get("type")
+        if not 1 <= len(name) <= 100 or kind not in (11, 12) or \
+                payload.get("auto_archive_duration") not in (60, 1440, 4320, 10080):
+            return self._refuse(f"thread name {len(name)} characters, type {kind}")
+        thread = self.snowflake()
+        self.channels[thread], self.threads[thread], self.thread_names[thread] = self.channels[parent], parent, name
+        guild = self.channels[parent]
+        await self._send(self.shard_of(guild), "THREAD_CREATE", self._channel(thread) | {"newly_created": True})
+        return _json(self._channel(thread))
 
     async def _on_message(self, method: str, message: Message, request: web.Request) -> web.Response | None:
         """GET, PATCH (edit) or DELETE one message, or None for another verb."""
@@ -623,7 +652,7 @@ class FakeDiscord:
             interaction.original = message
         ephemeral = bool(data.get("flags", 0) & EPHEMERAL)
         about = {"id": str(interaction.id), "type": interaction.type, "response_message_id": None,
-                 "response_message_loading": kind == 5, "response_message_ephemeral": ephemeral}  # fmt: skip
+                 "response_message_loading": kind == 5, "response_message_ephemeral": ephemeral}
         result: dict[str, Any] = {"interaction": about}
         if interaction.original is not None:
             result["interaction"]["response_message_id"] = str(interaction.original.id)
@@ -671,7 +700,7 @@ class FakeDiscord:
         if nonce is None or not payload.get("enforce_nonce"):
             return None
         return next((m for m in self.messages.values() if m.channel_id == channel and m.nonce == str(nonce)
-                     and time.monotonic() - m.created < NONCE_WINDOW), None)  # fmt: skip
+                     and time.monotonic() - m.created < NONCE_WINDOW), None)
 
     def _seen(self, message: Message, files: dict[str, tuple[str, bytes]]) -> None:
         self.uploads += files.values()
@@ -679,7 +708,7 @@ class FakeDiscord:
             watch(message)
 
     def _store(self, channel: int, payload: dict[str, Any], files: dict[str, tuple[str, bytes]],
-               interaction: Interaction | None = None) -> Message:  # fmt: skip
+               interaction: Interaction | None = None) -> Message:
         message = Message(self.snowflake(), channel, interaction=interaction)
         _edit(message, payload, files, edit=False)
         self._seen(message, files)
@@ -730,7 +759,7 @@ def _named(command: dict[str, Any], locale: str) -> str:
 
 LOCALES = {"id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu", "nl", "no", "pl",
            "pt-BR", "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru", "uk", "hi", "th", "zh-CN", "ja", "zh-TW",
-           "ko"}  # fmt: skip
+           "ko"}
 
 
 def _invalid_commands(commands: list[dict[str, Any]], where: str = "") -> str | None:

@@ -29,7 +29,7 @@ LINK_STYLE = 5
 
 
 def message_problem(payload: dict[str, Any], files: dict[str, tuple[str, bytes]], *, new: bool,
-                    kept: set[str] = frozenset()) -> str | None:  # fmt: skip
+                    kept: set[str] = frozenset()) -> str | None:
     """Why Discord refuses `payload` with these uploaded `files` (None: it takes it). `new`: a
     message being created; `kept`: ids of attachments the edited message already has."""
     content = payload.get("content")
@@ -43,7 +43,7 @@ def message_problem(payload: dict[str, Any], files: dict[str, tuple[str, bytes]]
     if problem := _attachments(payload, files, kept):
         return problem
     if new and not (content or payload.get("embeds") or payload.get("components") or payload.get("sticker_ids")
-                    or payload.get("poll") or files):  # fmt: skip
+                    or payload.get("poll") or files):
         return "Cannot send an empty message"
     return None
 
@@ -97,7 +97,7 @@ def _embeds(payload: dict[str, Any]) -> str | None:
             return f"embeds.{e}.fields: Must be {FIELDS_MAX} or fewer in length."
         texts = [("title", embed.get("title"), 256), ("description", embed.get("description"), 4096),
                  ("footer.text", (embed.get("footer") or {}).get("text"), 2048),
-                 ("author.name", (embed.get("author") or {}).get("name"), 256)]  # fmt: skip
+                 ("author.name", (embed.get("author") or {}).get("name"), 256)]
         texts += [(f"fields.{f}.name", field.get("name"), 256) for f, field in enumerate(fields)]
         texts += [(f"fields.{f}.value", field.get("value"), 1024) for f, field in enumerate(fields)]
         for name, text, most in texts:

@@ -39,7 +39,7 @@ async def test_the_tree_is_listed_in_chinese_for_chinese_clients(fake: FakeDisco
     assert labels == ["无禁手：五子或以上即胜", "标准：恰好五子才胜", "连珠：黑棋有禁手"]
     lang = next(o for o in commands["lang"]["options"] if o["name"] == "language")
     assert {c["value"]: c["name_localizations"]["zh-CN"] for c in lang["choices"]} == {"en": "英文（English）",
-                                                                                       "zh": "中文"}  # fmt: skip
+                                                                                       "zh": "中文"}
     take = commands["take"]
     assert take["name_localizations"]["zh-CN"] == "取"
     assert take["description_localizations"]["zh-CN"] == "拈：/take（走一步）"
@@ -63,7 +63,7 @@ async def test_a_chinese_channel_and_an_english_player_in_it(fake: FakeDiscord, 
     await run(fake, BOB, "take", channel, args="1 1")
     await run(fake, ZH_ALICE, "取", channel, args="2 1")
     final = await board_saying(fake, channel, "🏆 Alice 获胜：取走了最后一颗石子。")
-    assert [b["label"] for b in final.buttons] == ["再来一局"]
+    assert [b["label"] for b in final.buttons] == ["再来一局", "分析"]
     await fake.click(TW_BOB, final, "再来一局")  # seats move on: Bob moves first
     offer = await fake.wait(lambda: fake.last(channel, "Bob 想和 Alice 再来一局。"))
     await fake.click(ZH_ALICE, offer, "接受")
@@ -115,7 +115,7 @@ async def test_gomoku_in_chinese_against_the_bot(fake: FakeDiscord, bot: Bot) ->
     await board_saying(fake, channel, "五子棋 开始：Alice 对 机器人（easy）。")
     final = await play_to_the_end(fake, bot, channel, {f"discord:{ALICE.id}": ZH_ALICE})
     assert re.search(r"🏆 (Alice|机器人（easy）) 获胜：连成五子：|和局：棋盘已下满", final.content)
-    assert final.png is not None and [b["label"] for b in final.buttons] == ["再来一局"]
+    assert final.png is not None and [b["label"] for b in final.buttons] == ["再来一局", "分析"]
 
 
 async def test_chinese_checkers_in_chinese_between_two_people(fake: FakeDiscord, bot: Bot) -> None:

@@ -39,7 +39,7 @@ def tree_for(games: dict[str, Game]) -> app_commands.CommandTree:
 def test_every_choice_offered_is_an_option_the_game_reads(game: Game) -> None:
     for option in game_options(game):
         values = [value for _, value in option.choices] or {"heaps": ["3 4 5"], "max": [3], "misere": [True, False],
-                                                            "options": []}[option.name]  # fmt: skip
+                                                            "options": []}[option.name]
         for value in values:
             words = option.words(value).split()
             game.parse_options(words)  # raises Refusal if the game does not read it
@@ -72,7 +72,7 @@ def test_one_group_per_game_with_its_levels_and_seats() -> None:
     checkers = tree.get_command("checkers")
     assert isinstance(checkers, app_commands.Group)
     actions = {c.name: c for c in checkers.commands}
-    assert set(actions) == {"start", "challenge", "solo", "watch", "rules", "leaderboard"}
+    assert set(actions) == {"start", "challenge", "solo", "watch", "rules", "leaderboard", "tournament"}
     challenge = {p.name: p for p in actions["challenge"].parameters}  # type: ignore[union-attr]
     assert [n for n in challenge if n.startswith("user")] == ["user", "user2", "user3", "user4", "user5"]
     assert challenge["user"].required and not challenge["user5"].required

@@ -31,7 +31,7 @@ def rows(*counts: int) -> list[dict[str, Any]]:
 
 
 async def post(http: aiohttp.ClientSession, fake: FakeDiscord, payload: dict[str, Any],
-               files: dict[str, tuple[str, bytes]] | None = None) -> tuple[int, dict[str, Any]]:  # fmt: skip
+               files: dict[str, tuple[str, bytes]] | None = None) -> tuple[int, dict[str, Any]]:
     url = f"{fake.api}/channels/{next(iter(fake.channels))}/messages"
     if files is None:
         async with http.post(url, json=payload) as response:
@@ -55,9 +55,9 @@ async def post(http: aiohttp.ClientSession, fake: FakeDiscord, payload: dict[str
     ({"content": "hi", "components": [{"type": 1, "components": [button("a", "")]}]}, "needs a label"),
     ({"embeds": [{"title": "t" * 257}]}, "title: Must be 256"),
     ({"embeds": [{"description": "d" * 4000}, {"description": "d" * 2001}]}, "Embed size exceeds"),
-])  # fmt: skip
+])
 async def test_messages_discord_refuses(fake: FakeDiscord, http: aiohttp.ClientSession, payload: dict[str, Any],
-                                        why: str) -> None:  # fmt: skip
+                                        why: str) -> None:
     status, body = await post(http, fake, payload)
     assert status == 400 and why in body["message"], body
     fake.refused.clear()  # refused on purpose: not a fault of the bot

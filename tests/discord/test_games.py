@@ -87,7 +87,7 @@ async def test_dou_dizhu_against_two_bots_from_the_bid_buttons_to_the_settlement
     game = await bot.host.store.latest(f"discord:{channel}")
     assert game is not None and game.status == "finished"
     assert bids == (game.state["landlord"] == 0) <= 1  # a bid of 3 ends the bidding (unless a bot bid 3 first)
-    assert [b["label"] for b in board.buttons] == ["Rematch"]
+    assert [b["label"] for b in board.buttons] == ["Rematch", "Review"]
     await run(fake, ALICE, "stats", channel)
     card = fake.channel(channel)[-1]
     assert card.content == "Results of Alice:" and card.files[0][0] == "stats.png"

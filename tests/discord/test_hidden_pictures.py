@@ -18,7 +18,7 @@ PEOPLE = [ALICE, BOB, CAROL]  # in the order they sit
 
 
 async def test_channel_pictures_show_no_hidden_card_and_private_ones_their_owners(fake: FakeDiscord,
-                                                                                 tmp_path: Path) -> None:  # fmt: skip
+                                                                                 tmp_path: Path) -> None:
     db = tmp_path / "games.db"
     bot = await start_bot(fake, db, draw=drawn_with_its_view)
     channel = first_channel(fake)
@@ -30,7 +30,7 @@ async def test_channel_pictures_show_no_hidden_card_and_private_ones_their_owner
         if message.png is None:
             return
         owner = None if message.visible_to is None else next(i for i, p in enumerate(PEOPLE)
-                                                               if p.id == message.visible_to)  # fmt: skip
+                                                               if p.id == message.visible_to)
         try:
             check_drawn(view_of(message.png), state_in(db, f"discord:{channel}"), owner, rng)
         except AssertionError as e:

@@ -26,7 +26,7 @@ def formats(content: str) -> list[str]:
     bot's own ping of the player to move)."""
     body = ESCAPED.sub("", re.sub(r"^(<@\d+> ?)+", "", content))  # an escaped character is plain text
     found = re.findall(r"\*\*.+?\*\*|_.+?_|`.+?`|<[@#:t/][^>]*>|@everyone|@here|^#{1,3} |\[.+?\]\(.+?\)", body,
-                       re.MULTILINE)  # fmt: skip
+                       re.MULTILINE)
     return found
 
 

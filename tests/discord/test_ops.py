@@ -42,6 +42,6 @@ async def test_rate_limit_waits_errors_and_readiness(fake: FakeDiscord, bot: Bot
             await bot.discord.client.fetch_user(1)  # no answer: counted
         errors = await scrape(base)
         assert moved(after, errors, "gamehost_platform_errors_total", platform="discord",
-                     kind="ClientConnectorError") >= 1  # fmt: skip (its reconnecting may add more)
+                     kind="ClientConnectorError") >= 1  # its reconnecting may add more
     finally:
         await server.stop()

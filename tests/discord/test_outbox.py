@@ -61,7 +61,7 @@ async def delivered(bot: Bot, clock: Clock, fake: FakeDiscord, channel: int, tex
 @pytest.mark.parametrize("status", [429, 503, DROP, LOST], ids=["429-without-via", "503", "dropped", "made-unanswered"])
 @pytest.mark.parametrize("times", [1, 3])
 async def test_a_board_discord_refused_reaches_the_channel_once(fake: FakeDiscord, ticking: Bot, clock: Clock,
-                                                                status: int, times: int) -> None:  # fmt: skip
+                                                                status: int, times: int) -> None:
     channel = first_channel(fake)
     await nim(fake, channel)
     fake.fail("POST", POST, times, status)

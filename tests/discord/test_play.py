@@ -49,7 +49,7 @@ async def test_a_whole_game_against_the_bot_through_commands_and_buttons(fake: F
     assert len(moves) == 1 and moves[0].endswith(" 1")
     await run(fake, ALICE, "move", channel, move=moves[0])
     final = await board_saying(fake, channel, "Alice wins")
-    assert [b["label"] for b in final.buttons] == ["Rematch"]
+    assert [b["label"] for b in final.buttons] == ["Rematch", "Review"]
 
     await run(fake, ALICE, "replay", channel, move=1)
     replayed = fake.channel(channel)[-1]

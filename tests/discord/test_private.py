@@ -30,7 +30,7 @@ async def ddz_landlord(fake: FakeDiscord, bot: Bot, channel: int) -> tuple[Perso
 
 
 async def test_a_hint_a_refusal_about_ones_cards_a_link_code_and_hands_are_ephemeral(fake: FakeDiscord,
-                                                                                    bot: Bot) -> None:  # fmt: skip
+                                                                                    bot: Bot) -> None:
     channel = first_channel(fake)
     landlord, typed, refusal = await ddz_landlord(fake, bot, channel)
     hint = await said_to(fake, await run(fake, landlord, "hint", channel), "Hint: ")
@@ -42,7 +42,7 @@ async def test_a_hint_a_refusal_about_ones_cards_a_link_code_and_hands_are_ephem
     everyone = " ".join(m.content for m in fake.channel(channel))
     assert "Hint:" not in everyone and refusal not in everyone and "code:" not in everyone
     assert "Your hand" not in everyone and not any(name == "hand.png" for m in fake.channel(channel)
-                                                   for name, _ in m.files)  # fmt: skip
+                                                   for name, _ in m.files)
 
 
 async def test_a_private_reply_for_someone_not_acting_goes_to_them_or_nowhere(fake: FakeDiscord, bot: Bot) -> None:
@@ -52,7 +52,7 @@ async def test_a_private_reply_for_someone_not_acting_goes_to_them_or_nowhere(fa
     bob, carol = f"discord:{BOB.id}", f"discord:{CAROL.id}"
     await bot.discord.deliver(f"discord:{channel}", [Reply("Bob's cards: 3 3 K", audience=Private(bob)),
                                                      Reply("Carol's cards: 4 4", audience=Private(carol)),
-                                                     Reply("Not secret", audience=NotSecret(bob))])  # fmt: skip
+                                                     Reply("Not secret", audience=NotSecret(bob))])
     shown = await said_to(fake, asked, "Bob's cards")
     assert shown.ephemeral and shown.visible_to == BOB.id
     await said_to(fake, asked, "Not secret")

@@ -24,7 +24,7 @@ def watch_boards(fake: FakeDiscord, db: Path) -> list[tuple[str, int]]:
 
 
 async def test_each_move_is_in_the_database_when_discord_receives_its_board(fake: FakeDiscord, bot: Bot,
-                                                                            tmp_path: Path) -> None:  # fmt: skip
+                                                                            tmp_path: Path) -> None:
     channel = first_channel(fake)
     await run(fake, ALICE, "nim start", channel, heaps="3 4 5")
     await run(fake, BOB, "join", channel)
@@ -38,7 +38,7 @@ async def test_each_move_is_in_the_database_when_discord_receives_its_board(fake
 
 
 async def test_the_bots_move_is_in_the_database_when_discord_receives_it(fake: FakeDiscord, bot: Bot,
-                                                                        tmp_path: Path) -> None:  # fmt: skip
+                                                                        tmp_path: Path) -> None:
     channel = first_channel(fake)
     await run(fake, ALICE, "nim solo", channel, level="easy", heaps="3 4 5")
     await board_saying(fake, channel, "Alice, your move.")

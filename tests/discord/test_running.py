@@ -23,7 +23,7 @@ from tests.telegram.test_running import free_port, gamehost
 
 
 async def test_buttons_survive_a_restart_and_stale_ones_are_refused_privately(fake: FakeDiscord,
-                                                                              tmp_path: Path) -> None:  # fmt: skip
+                                                                              tmp_path: Path) -> None:
     db = tmp_path / "games.db"
     first = await start_bot(fake, db)
     channel = first_channel(fake)
@@ -86,7 +86,7 @@ async def test_heartbeats_are_answered_while_the_ai_thinks_in_its_process(tmp_pa
 
 @pytest.mark.parametrize(("count", "ids"), [(0, None), (2, [1])], ids=["as-recommended", "this-process-shard-1"])
 async def test_sharded_with_commands_synced_globally(tmp_path: Path, count: int, ids: list[int] | None,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     async def at_once(self: discord.AutoShardedClient, shard_id: int | None, *, initial: bool = False) -> None:
         pass  # discord.py waits 5 s between shards, Discord's identify rate limit; the stand-in has none
 
@@ -111,7 +111,7 @@ async def test_sharded_with_commands_synced_globally(tmp_path: Path, count: int,
 
 
 async def test_gamehost_runs_discord_when_a_token_is_set(fake: FakeDiscord, tmp_path: Path,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
     monkeypatch.delenv("TELEGRAM_TOKEN", raising=False)
     monkeypatch.delenv("GAMEHOST_TELEGRAM_TOKEN", raising=False)
@@ -138,14 +138,14 @@ async def test_gamehost_runs_discord_when_a_token_is_set(fake: FakeDiscord, tmp_
 # --- a start that fails ----------------------------------------------------------------------------
 async def test_a_refused_token_is_one_line_and_a_non_zero_exit(fake: FakeDiscord, tmp_path: Path) -> None:
     code, out, err = await gamehost(tmp_path, DISCORD_TOKEN="wrong-token",
-                                    GAMEHOST_DISCORD_API_URL=fake.api.removesuffix("/api/v10"))  # fmt: skip
+                                    GAMEHOST_DISCORD_API_URL=fake.api.removesuffix("/api/v10"))
     assert code == 1 and out == "" and err == "gamehost: Discord refused the token (DISCORD_TOKEN)\n"
 
 
 async def test_no_discord_to_reach_is_one_line_after_the_last_try(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{free_port()}"  # nothing listens there
     code, out, err = await gamehost(tmp_path, DISCORD_TOKEN=TOKEN, GAMEHOST_DISCORD_API_URL=url,
-                                    GAMEHOST_START_ATTEMPTS="1")  # fmt: skip
+                                    GAMEHOST_START_ATTEMPTS="1")
     assert code == 1 and out == ""
     assert err.count("\n") == 1 and err.startswith("gamehost: cannot reach Discord: "), err
 
@@ -155,7 +155,7 @@ async def test_a_transient_failure_at_start_is_tried_again_with_back_off(fake: F
     host = Host(store, AIRunner(0))
     unreachable = f"http://127.0.0.1:{free_port()}"
     bot = DiscordBot(host, TOKEN, guilds=fake.guild_ids, api=unreachable, gateway=fake.gateway,
-                     guild_ready_timeout=0.05)  # fmt: skip
+                     guild_ready_timeout=0.05)
     waited: list[float] = []
 
     async def sleep(seconds: float) -> None:

@@ -23,7 +23,7 @@ from tests.telegram.test_secrets_in_logs import Secrets, assert_no_player_secret
 
 def endpoints(fake: FakeDiscord) -> dict[str, str]:
     return {"GAMEHOST_DISCORD_API_URL": fake.api.removesuffix("/api/v10"), "GAMEHOST_DISCORD_GATEWAY_URL": fake.gateway,
-            "GAMEHOST_DISCORD_GUILDS": ",".join(map(str, fake.guild_ids))}  # fmt: skip
+            "GAMEHOST_DISCORD_GUILDS": ",".join(map(str, fake.guild_ids))}
 
 
 async def test_a_game_at_debug_logs_no_token(fake: FakeDiscord, tmp_path: Path) -> None:
@@ -54,7 +54,7 @@ async def test_a_rejected_token_at_debug_is_not_logged_nor_printed(fake: FakeDis
 
 async def test_json_lines_at_debug_hold_no_token(fake: FakeDiscord, tmp_path: Path) -> None:
     async with gamehost(tmp_path, "--log-level", "DEBUG", "--log-format", "json", DISCORD_TOKEN=TOKEN,
-                        **endpoints(fake)) as bot:  # fmt: skip
+                        **endpoints(fake)) as bot:
         await fake.wait(lambda: fake.identified, timeout=SLOW)  # the process started
         await fake.connected()
         channel = first_channel(fake)
@@ -68,13 +68,13 @@ async def test_json_lines_at_debug_hold_no_token(fake: FakeDiscord, tmp_path: Pa
 
 @pytest.mark.parametrize("fmt", ["text", "json"])
 async def test_a_dou_dizhu_game_at_debug_logs_no_card_hint_refusal_nor_code(fake: FakeDiscord, tmp_path: Path,
-                                                                           fmt: str) -> None:  # fmt: skip
+                                                                           fmt: str) -> None:
     """At DEBUG discord.py logs each interaction's options and each answer's body: the log holds
     no card, hint, refusal or link code (shown, or typed as `/link CODE`), and still tells which
     events came and which calls were made."""
     people, secrets = (ALICE, BOB, CAROL), Secrets()
     async with gamehost(tmp_path, "--log-level", "DEBUG", "--log-format", fmt, DISCORD_TOKEN=TOKEN,
-                        **endpoints(fake)) as bot:  # fmt: skip
+                        **endpoints(fake)) as bot:
         await fake.wait(lambda: fake.identified, timeout=SLOW)  # the process started
         await fake.connected()
         channel = first_channel(fake)
@@ -92,7 +92,7 @@ async def test_a_dou_dizhu_game_at_debug_logs_no_card_hint_refusal_nor_code(fake
         hint = (await said_to(fake, await run(fake, landlord, "hint", channel), "Hint: ")).content
         secrets.said(hint)
         secrets.said((await said_to(fake, await run(fake, landlord, "move", channel, move=secret.typed),
-                                    secret.refusal)).content)  # fmt: skip
+                                    secret.refusal)).content)
         await said_to(fake, await run(fake, landlord, "hand", channel), "Your hand")
         shown = (await said_to(fake, await run(fake, landlord, "link", channel), "code:")).content
         code = re.search(r"code: ([A-Z0-9]{6})", shown)

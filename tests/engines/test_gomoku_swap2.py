@@ -60,7 +60,7 @@ def test_without_the_option_black_is_seat_0_as_before() -> None:
     assert state.opening == "free" and GAME.to_move(state) == 0
     state = act(state, "h8")
     assert GAME.to_move(state) == 1 and GAME.to_json(state) == {"size": 15, "rule": "freestyle", "moves": ["h8"],
-                                                                 "win_line": []}  # fmt: skip
+                                                                 "win_line": []}
     assert refusal(state, "swap black") == "gomoku.swap_off"
     with pytest.raises(Refusal):
         GAME.parse_options(["opening=swap3"])
@@ -77,7 +77,7 @@ def test_the_first_player_places_black_white_black_then_the_second_chooses() -> 
         assert prompt is not None and prompt.key == "gomoku.swap_prompt_place3" and prompt.params["number"] == i + 1
         said = GAME.describe(state, 0, GAME.parse_move(state, 0, text))
         assert said.key == "gomoku.swap_placed" and said.params["colour"].key == ("gomoku.white" if i == 1 else
-                                                                                  "gomoku.black")  # fmt: skip
+                                                                                  "gomoku.black")
         state = act(state, text)
     assert state.board[7 * 15 + 7] == 1 and state.board[8 * 15 + 7] == 2 and state.board[9 * 15 + 9] == 1
     assert GAME.to_move(state) == 1 and op.phase(state) == "decide" and op.black_seat(state) is None

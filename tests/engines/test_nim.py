@@ -48,7 +48,7 @@ def test_random_heaps_come_from_the_seed() -> None:
     ("args", "key"),
     [(["0"], "nim.bad_heap_size"), (["101"], "nim.bad_heap_size"), (["1"] * 11, "nim.too_many_heaps"),
      (["max=0"], "nim.bad_max"), (["lots"], "nim.bad_option")],
-)  # fmt: skip
+)
 def test_bad_options_are_refused(args: list[str], key: str) -> None:
     with pytest.raises(Refusal) as caught:
         NIM.parse_options(args)
@@ -67,7 +67,7 @@ def test_move_forms(text: str) -> None:
 
 
 @pytest.mark.parametrize("text", ["take 3 from heap 2", "3 from 2", "第2堆取3颗", "从第二堆取三颗", "取3颗 第2堆",
-                                  "从2堆拿3个", "2堆 3"])  # fmt: skip
+                                  "从2堆拿3个", "2堆 3"])
 def test_a_marked_heap_is_the_heap_whatever_the_order_and_chinese_numbers_read(text: str) -> None:
     assert NIM.parse_move(start("3", "4", "15"), 0, text) == Move(1, 3)
 
@@ -185,7 +185,7 @@ def test_weaker_levels_make_human_mistakes(level: str, low: float, high: float) 
     loses = solve(None, False)
     rng = random.Random(5)
     found = sum(loses(NIM.apply(state, 0, NIM.ai(state, 0, level, NIM.levels[level], rng).move).heaps)
-                for _ in range(400)) / 400  # fmt: skip
+                for _ in range(400)) / 400
     assert low < found < high
 
 

@@ -58,7 +58,7 @@ def test_a_move_that_lets_the_win_go_is_wrong_and_a_better_one_is_named(game: st
 
 
 @pytest.mark.parametrize(("game", "text"), [("gomoku", "z99"), ("doudizhu", "xyz"), ("checkers", "a1 a2"),
-                                            ("nim", "9 1")])  # fmt: skip
+                                            ("nim", "9 1")])
 def test_an_unreadable_or_illegal_answer_is_refused(game: str, text: str) -> None:
     kind = puzzles_of(game)
     data = sample(game)[0]

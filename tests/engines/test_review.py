@@ -30,14 +30,14 @@ DDZ_MOVES = (
     (0, "pass"), (1, "BJ"), (2, "pass"), (0, "RJ"), (1, "pass"), (2, "pass"), (0, "3 3"), (1, "6 6"), (2, "pass"),
     (0, "7 7"), (1, "J J"), (2, "pass"), (0, "Q Q"), (1, "pass"), (2, "pass"), (0, "5"), (1, "Q"), (2, "K"),
     (0, "pass"), (1, "A"), (2, "pass"), (0, "pass"), (1, "5 8 8 8 9 9 9 10"), (2, "pass"), (0, "pass"), (1, "K"),
-)  # fmt: skip
+)
 
 
 @cache
 def _wins(heaps: tuple[int, ...]) -> bool:
     """Brute force, normal play: whether the player to move wins."""
     return any(not _wins(tuple(sorted(heaps[:i] + (heaps[i] - k,) + heaps[i + 1 :])))
-               for i in range(len(heaps)) for k in range(1, heaps[i] + 1))  # fmt: skip
+               for i in range(len(heaps)) for k in range(1, heaps[i] + 1))
 
 
 def test_nim_mistakes_are_exactly_the_moves_from_a_won_position_to_a_lost_one() -> None:

@@ -19,12 +19,12 @@ def test_the_leaderboards_widest_entries_keep_apart() -> None:
     # headings of each language.
     values = {"rating": ["999.9", "-99.9"], "games": ["9999"], "win": ["100%"], "streak": ["+99", "-99"]}
     headings = {"rating": ["Rating", "等级分"], "games": ["Games", "局数"], "win": ["Won", "胜率"],
-                "streak": ["Streak", "连胜"]}  # fmt: skip
+                "streak": ["Streak", "连胜"]}
 
     def width(key: str) -> float:
         bold = key in ("rating", "streak")  # as the picture draws them
         return max([text_width(v, NUMBER_SIZE, bold=bold) for v in values[key]]
-                   + [text_width(h, HEAD_SIZE) for h in headings[key]])  # fmt: skip
+                   + [text_width(h, HEAD_SIZE) for h in headings[key]])
 
     for (key, right), (next_key, next_right) in pairwise(COLUMNS):
         assert right + GAP <= next_right - width(next_key), (key, right, next_key)
@@ -35,7 +35,7 @@ def test_the_leaderboards_widest_entries_keep_apart() -> None:
 def _card(history: list[float]) -> Image.Image:
     view = {"title": "bob", "subtitle": "", "empty": "",
             "games": [{"title": "Nim", "rating": "3.4", "change": "+3.4", "history": history,
-                       "lines": ["1 won", ""], "recent": [("win", "W")]}]}  # fmt: skip
+                       "lines": ["1 won", ""], "recent": [("win", "W")]}]}
     return Image.open(io.BytesIO(standings.card(view))).convert("RGB")
 
 

@@ -26,11 +26,11 @@ def picture(data: bytes) -> Image.Image:
 def test_standings_columns_keep_apart_in_both_languages() -> None:
     values = {"points": ["99.5", "-99.5"], "buchholz": ["999.5"], "sonneborn": ["999.75"], "wins": ["99"]}
     headings = {"points": ["Points", "积分"], "buchholz": ["Buchholz", "布赫霍尔茨"],
-                "sonneborn": ["S-B", "索伯分"], "wins": ["Won", "胜局"]}  # fmt: skip
+                "sonneborn": ["S-B", "索伯分"], "wins": ["Won", "胜局"]}
 
     def width(key: str) -> float:
         return max([text_width(v, NUMBER_SIZE, bold=key == "points") for v in values[key]]
-                   + [text_width(h, HEAD_SIZE) for h in headings[key]])  # fmt: skip
+                   + [text_width(h, HEAD_SIZE) for h in headings[key]])
 
     for (key, right), (next_key, next_right) in pairwise(COLUMNS):
         assert right + GAP <= next_right - width(next_key), (key, next_key)
@@ -40,7 +40,7 @@ def test_standings_columns_keep_apart_in_both_languages() -> None:
 def rows(n: int) -> list[dict[str, object]]:
     return [{"rank": i + 1, "name": (LONG if i % 2 else CHINESE) + f" {i}", "points": f"{n - i}",
              "buchholz": "12.5", "sonneborn": "3.75", "wins": 2, "ai": i % 3 == 0, "out": i == 5, "me": i == 1}
-            for i in range(n)]  # fmt: skip
+            for i in range(n)]
 
 
 def test_standings_of_64_are_a_row_each() -> None:
@@ -59,7 +59,7 @@ def bracket_view(n: int) -> dict[str, object]:
     while matches:
         rounds.append({"name": f"Round {r + 1}", "matches": [
             {"a": {"name": CHINESE, "seed": 1}, "b": None if r == 0 and m == 0 else {"name": LONG, "seed": 2},
-             "winner": 0, "score": ""} for m in range(matches)]})  # fmt: skip
+             "winner": 0, "score": ""} for m in range(matches)]})
         matches //= 2
         r += 1
     return {"title": "Knockout", "rounds": rounds, "champion": {"name": CHINESE}, "footer": ""}

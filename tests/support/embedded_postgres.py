@@ -83,13 +83,13 @@ class Embedded:
                 utils.ensure_folder_permissions(POSTGRES_BIN_PATH.parent / "lib", readable)
                 os.chown(self.data, entry.pw_uid, entry.pw_gid)
             pgserver.initdb(["--auth=trust", "--encoding=utf8", "--username=postgres", "--no-sync"],
-                            pgdata=self.data, user=self.user)  # fmt: skip
+                            pgdata=self.data, user=self.user)
             for attempt in range(3):  # a free port may be taken between finding it and binding it
                 self.port = _free_port()
                 options = f"-h 127.0.0.1 -p {self.port} -k '' -c fsync=off"
                 try:
                     pgserver.pg_ctl(["-w", "-t", "60", "-o", options, "-l", str(self.data / "log"), "start"],
-                                    pgdata=self.data, user=self.user, timeout=90)  # fmt: skip
+                                    pgdata=self.data, user=self.user, timeout=90)
                     break
                 except subprocess.CalledProcessError:
                     if attempt == 2:
@@ -102,7 +102,7 @@ class Embedded:
             log = self.data / "log"
             tail = log.read_text(errors="replace").strip().splitlines()[-1:] if log.exists() else []
             raise RuntimeError(f"could not start an embedded PostgreSQL ({type(error).__name__}: {error}"
-                               f"{'; ' + tail[0] if tail else ''})") from error  # fmt: skip
+                               f"{'; ' + tail[0] if tail else ''})") from error
         return self.url
 
     def stop(self) -> None:
@@ -145,4 +145,4 @@ def choose() -> tuple[Embedded | None, str]:
     server = Embedded()
     os.environ[GIVEN] = server.start()
     return server, (f"PostgreSQL: nothing answers at {shown(tried)}; started an embedded PostgreSQL for this run at"
-                    f" {server.url} (data in {server.data}, deleted at the end)")  # fmt: skip
+                    f" {server.url} (data in {server.data}, deleted at the end)")

@@ -61,14 +61,14 @@ def user(name: str) -> User:
 
 def shown(replies: list[Reply]) -> list[dict[str, Any]]:
     return [{"text": r.text, "reader": r.reader, "buttons": [{"id": b.id, "command": b.command}
-                                                                   for b in r.buttons]} for r in replies]  # fmt: skip
+                                                                   for b in r.buttons]} for r in replies]
 
 
 async def main(url: str, lease: float, stuck_ai: bool, publishing: str | None) -> None:
     clock = Clock()
     store = await open_storage(url)
     host = Host(store, StuckAI(0) if stuck_ai else AIRunner(0), clock=clock, lease_seconds=lease,
-                draw=lambda game, view, context: b"")  # fmt: skip
+                draw=lambda game, view, context: b"")
 
     async def deliver(channel: str, replies: list[Reply]) -> None:
         out({"delivered": channel, "texts": [r.text for r in replies]})

@@ -20,7 +20,7 @@ async def scrape(base: str) -> Samples:
     status, text = await get(f"{base}/metrics")
     assert status == 200, text
     return {(s.name, frozenset(s.labels.items())): s.value
-            for family in text_string_to_metric_families(text) for s in family.samples}  # fmt: skip
+            for family in text_string_to_metric_families(text) for s in family.samples}
 
 
 def value(samples: Samples, name: str, **labels: Any) -> float:

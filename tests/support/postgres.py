@@ -38,7 +38,7 @@ async def admin_connection() -> asyncpg.Connection:
         reason = f"{type(error).__name__}: {error}"
     pytest.fail(f"PostgreSQL is not reachable at {admin_url()} ({reason}); the PostgreSQL tests need it"
                 " (with GAMEHOST_TEST_POSTGRES unset and nothing at the default address, the run starts its own)",
-                pytrace=False)  # fmt: skip
+                pytrace=False)
 
 
 @contextlib.asynccontextmanager

@@ -42,9 +42,9 @@ def environment(tmp_path: Path, **env: str) -> dict[str, str]:
     """This test run's environment without any token or gamehost setting of the machine's, a new
     SQLite file, no worker processes, then `env`."""
     mine = {k: v for k, v in os.environ.items() if "TOKEN" not in k and not k.startswith("GAMEHOST_")
-            and k != "DATABASE_URL"}  # fmt: skip
+            and k != "DATABASE_URL"}
     return {**mine, "GAMEHOST_DB": str(tmp_path / "g.db"), "GAMEHOST_AI_WORKERS": "0",
-            "GAMEHOST_RENDER_WORKERS": "0", **env}  # fmt: skip
+            "GAMEHOST_RENDER_WORKERS": "0", **env}
 
 
 @asynccontextmanager
@@ -53,7 +53,7 @@ async def gamehost(tmp_path: Path, *args: str, **env: str) -> AsyncIterator[Game
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot.main", *args, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE, cwd=ROOT, env=environment(tmp_path, **env),
-    )  # fmt: skip
+    )
     running = Gamehost(process)
 
     async def drain(stream: asyncio.StreamReader | None, into: list[bytes]) -> None:
@@ -61,7 +61,7 @@ async def gamehost(tmp_path: Path, *args: str, **env: str) -> AsyncIterator[Game
             into.append(chunk)  # read as it comes: a full pipe would stop the bot mid-write
 
     readers = [asyncio.ensure_future(drain(process.stderr, running._err)),
-               asyncio.ensure_future(drain(process.stdout, running._out))]  # fmt: skip
+               asyncio.ensure_future(drain(process.stdout, running._out))]
     try:
         yield running
     finally:

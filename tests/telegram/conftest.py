@@ -37,7 +37,7 @@ class World:
 
 
 async def make_world(tmp_path: Path, clock: Clock, db: Path | str | None = None,
-                     host_options: dict[str, Any] | None = None, **options: Any) -> World:  # fmt: skip
+                     host_options: dict[str, Any] | None = None, **options: Any) -> World:
     api = BotAPI()
     await api.start()
     api.group(GROUP)

@@ -32,11 +32,11 @@ BUTTONS_MAX, ROW_MAX, RESULTS_MAX = 100, 8, 50
 PHOTO_BYTES_MAX, PHOTO_SIDES_MAX, PHOTO_RATIO_MAX = 10 * 1024 * 1024, 10_000, 20
 PARSE_MODES = {"HTML", "Markdown", "MarkdownV2"}
 TAGS = {"b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "span", "tg-spoiler", "a", "tg-emoji", "code",
-        "pre", "blockquote"}  # fmt: skip
+        "pre", "blockquote"}
 NAMED_ENTITIES = {"lt": "<", "gt": ">", "amp": "&", "quot": '"'}
 CHAT_ACTIONS = {"typing", "upload_photo", "record_video", "upload_video", "record_voice", "upload_voice",
                 "upload_document", "choose_sticker", "find_location", "record_video_note",
-                "upload_video_note"}  # fmt: skip
+                "upload_video_note"}
 REQUIRED = {
     "sendMessage": ("chat_id", "text"), "sendPhoto": ("chat_id", "photo"),
     "sendDocument": ("chat_id", "document"), "editMessageMedia": ("media",),
@@ -44,7 +44,7 @@ REQUIRED = {
     "deleteMessage": ("chat_id", "message_id"), "answerCallbackQuery": ("callback_query_id",),
     "answerInlineQuery": ("inline_query_id", "results"), "sendChatAction": ("chat_id", "action"),
     "getChatMember": ("chat_id", "user_id"), "setMyCommands": ("commands",),
-}  # fmt: skip
+}
 
 
 # A refusal that says the bot broke one of the rules above (not: the chat or message is gone).
@@ -208,7 +208,7 @@ def keyboard(markup: Any) -> None:
                 raise bad("can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard")
             actions = [k for k in ("callback_data", "url", "switch_inline_query", "switch_inline_query_current_chat",
                                    "login_url", "web_app", "pay", "callback_game", "copy_text",
-                                   "switch_inline_query_chosen_chat") if k in button]  # fmt: skip
+                                   "switch_inline_query_chosen_chat") if k in button]
             if len(actions) != 1:
                 raise bad("can't parse inline keyboard button: exactly one of the optional fields must be used")
             if "callback_data" in button and not 1 <= len(str(button["callback_data"]).encode()) <= CALLBACK_DATA_MAX:

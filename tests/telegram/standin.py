@@ -43,9 +43,9 @@ TOKEN = "123456:STAND-IN"
 BOT = {
     "id": 999000, "is_bot": True, "first_name": "Gamehost", "username": "gamehost_bot", "can_join_groups": True,
     "can_read_all_group_messages": False, "supports_inline_queries": True,
-}  # fmt: skip
+}
 JSON_FIELDS = {"reply_markup", "media", "results", "reply_parameters", "commands", "button", "allowed_updates",
-               "scope", "entities", "caption_entities", "link_preview_options"}  # fmt: skip
+               "scope", "entities", "caption_entities", "link_preview_options"}
 INT_FIELDS = {"chat_id", "message_id", "offset", "limit", "cache_time", "user_id", "message_thread_id"}
 NUMBER_FIELDS = {"timeout"}
 T = TypeVar("T")
@@ -166,7 +166,7 @@ class BotAPI:
         if (waiting := self._flood_wait(call)) is not None:
             self.early.append(call)
             return await self._refuse(call, 429, f"Too Many Requests: retry after {waiting}",
-                                      {"parameters": {"retry_after": waiting}})  # fmt: skip
+                                      {"parameters": {"retry_after": waiting}})
         fault = next((f for f in self.faults if method in f.methods and f.count > 0), None)
         if fault is not None and fault.status == DROP:
             fault.count -= 1
@@ -182,7 +182,7 @@ class BotAPI:
         if method == "getUpdates":
             if self.webhook:
                 return await self._refuse(call, 409, "Conflict: can't use getUpdates method while webhook is active; "
-                                                     "use deleteWebhook to delete the webhook first")  # fmt: skip
+                                                     "use deleteWebhook to delete the webhook first")
             return web.json_response({"ok": True, "result": await self._get_updates(params)})
         serve = getattr(self, f"_api_{method}", None)
         if serve is None:
@@ -209,11 +209,11 @@ class BotAPI:
         return web.Response()
 
     async def _refuse(self, call: Call, status: int, description: str, extra: dict[str, Any] | None = None
-                      ) -> web.Response:  # fmt: skip
+                      ) -> web.Response:
         call.status, call.description = status, description
         await self._record(call)
         return web.json_response({"ok": False, "error_code": status, "description": description, **(extra or {})},
-                                 status=status)  # fmt: skip
+                                 status=status)
 
     def _flood_wait(self, call: Call) -> int | None:
         """Whole seconds left of the chat's flood wait for this method, or None."""
@@ -249,7 +249,7 @@ class BotAPI:
         if not re.fullmatch(r"https?://\S+", p["url"]):
             raise refusals.bad("bad webhook: An HTTPS URL must be provided for webhook")
         self.webhook = {"url": p["url"], "max_connections": int(p.get("max_connections") or 40),
-                        "allowed_updates": p.get("allowed_updates") or []}  # fmt: skip
+                        "allowed_updates": p.get("allowed_updates") or []}
         self.webhook_error = None
         return True
 
@@ -257,7 +257,7 @@ class BotAPI:
         """As Telegram answers: `url` empty without a webhook; the optional fields only when they
         have a value (the last delivery failure's time in unix seconds, and its message)."""
         info: dict[str, Any] = {"url": self.webhook.get("url", ""), "has_custom_certificate": False,
-                                "pending_update_count": len(self.updates)}  # fmt: skip
+                                "pending_update_count": len(self.updates)}
         if self.webhook:
             info["max_connections"] = self.webhook["max_connections"]
             if self.webhook["allowed_updates"]:
@@ -320,7 +320,7 @@ class BotAPI:
         image = call.photo
         if image is None:
             raise refusals.bad("wrong file identifier/HTTP URL specified" if isinstance(p.get("photo"), str)
-                               else "there is no photo in the request")  # fmt: skip
+                               else "there is no photo in the request")
         size = refusals.photo(image)
         message = self._post(p, caption=p.get("caption"), photo=self._photo(size))
         self.images[(p["chat_id"], message["message_id"])] = image
@@ -331,18 +331,18 @@ class BotAPI:
         data = call.document
         if data is None:
             raise refusals.bad("wrong file identifier/HTTP URL specified" if isinstance(p.get("document"), str)
-                               else "there is no document in the request")  # fmt: skip
+                               else "there is no document in the request")
         if not data:
             raise refusals.bad("file must be non-empty")
         n = next(self._ids)
         return self._post(p, caption=p.get("caption"), document={"file_id": f"doc-{n}", "file_unique_id": f"d{n}",
-                                                                 "file_size": len(data)})  # fmt: skip
+                                                                 "file_size": len(data)})
 
     def _api_editMessageMedia(self, p: dict[str, Any], call: Call) -> Any:
         media = p["media"]
         if not isinstance(media, dict) or media.get("type") != "photo":
             raise refusals.bad("can't parse InputMedia JSON object" if not isinstance(media, dict)
-                               else "the stand-in edits photos only")  # fmt: skip
+                               else "the stand-in edits photos only")
         refusals.caption(media.get("caption"), media.get("parse_mode"))
         key, message = self._own_message(p)
         if "photo" not in message:
@@ -351,12 +351,12 @@ class BotAPI:
         known = next((size["file_id"] for size in message["photo"] if size["file_id"] == new_file), None)
         if known is not None:  # the same picture again, by its file id
             self._unchanged(message, photo=message["photo"], caption=media.get("caption") or "",
-                            markup=p.get("reply_markup"))  # fmt: skip
+                            markup=p.get("reply_markup"))
             return message
         image = call.photo
         if image is None:
             raise refusals.bad("can't find attached file" if str(new_file).startswith("attach://")
-                               else "wrong file identifier/HTTP URL specified")  # fmt: skip
+                               else "wrong file identifier/HTTP URL specified")
         message["photo"] = self._photo(refusals.photo(image))
         message["caption"] = media.get("caption", "")
         message["edit_date"] = int(time.time())
@@ -409,7 +409,7 @@ class BotAPI:
         current = message.get("reply_markup") or {}
         if same and (current.get("inline_keyboard") or []) == ((markup or {}).get("inline_keyboard") or []):
             raise refusals.bad("message is not modified: specified new message content and reply markup are "
-                               "exactly the same as a current content and reply markup of the message")  # fmt: skip
+                               "exactly the same as a current content and reply markup of the message")
 
     def _api_deleteMessage(self, p: dict[str, Any], call: Call) -> Any:
         self._chat(p["chat_id"])
@@ -432,10 +432,10 @@ class BotAPI:
         replying = p.get("reply_parameters") or {}
         reply = replying.get("message_id")
         if reply is not None and (chat_id, reply) not in self.messages and not replying.get(
-                "allow_sending_without_reply"):  # fmt: skip
+                "allow_sending_without_reply"):
             raise refusals.bad("message to be replied not found")
         message: dict[str, Any] = {"message_id": self._next_message_id(chat_id), "date": int(time.time()),
-                                   "chat": chat, "from": BOT}  # fmt: skip
+                                   "chat": chat, "from": BOT}
         message.update({k: v for k, v in content.items() if v is not None})
         if reply is not None and (chat_id, reply) in self.messages:
             message["reply_to_message"] = dict(self.messages[(chat_id, reply)])
@@ -452,7 +452,7 @@ class BotAPI:
 
     # --- the world: people, chats, updates ---------------------------------------------
     def person(self, user_id: int, first_name: str, username: str | None = None,
-               language_code: str | None = None) -> dict[str, Any]:  # fmt: skip
+               language_code: str | None = None) -> dict[str, Any]:
         user: dict[str, Any] = {"id": user_id, "is_bot": False, "first_name": first_name}
         if username:
             user["username"] = username
@@ -475,13 +475,13 @@ class BotAPI:
     async def say(
         self, user: dict[str, Any], chat_id: int, text: str, *, reply_to: dict[str, Any] | None = None,
         via_bot: bool = False, entities: list[dict[str, Any]] | None = None,
-    ) -> dict[str, Any]:  # fmt: skip
+    ) -> dict[str, Any]:
         """`user` types `text` in a chat (entities for the command and @mentions are made up). As with
         a bot in privacy mode, a group's message reaches the bot only if it starts with a command
         Telegram recognises (/[A-Za-z0-9_]), replies to the bot, or was sent via the bot."""
         chat = self.chats[chat_id]
         message: dict[str, Any] = {"message_id": self._next_message_id(chat_id), "date": int(time.time()),
-                                   "chat": chat, "from": user, "text": text}  # fmt: skip
+                                   "chat": chat, "from": user, "text": text}
         message["entities"] = entities if entities is not None else _entities(text)
         if reply_to is not None:
             message["reply_to_message"] = reply_to
@@ -498,23 +498,23 @@ class BotAPI:
         query_id = f"cb{next(self._ids)}"
         self.queries.add(query_id)
         message = self.messages.get((chat_id, message_id)) or {"message_id": message_id, "date": 0,
-                                                               "chat": self.chats[chat_id]}  # fmt: skip
+                                                               "chat": self.chats[chat_id]}
         await self.push({"callback_query": {"id": query_id, "from": user, "chat_instance": "ci", "data": data,
-                                            "message": message}})  # fmt: skip
+                                            "message": message}})
         return query_id
 
     async def inline(self, user: dict[str, Any], query: str = "", offset: str = "") -> str:
         query_id = f"iq{next(self._ids)}"
         self.queries.add(query_id)
         await self.push({"inline_query": {"id": query_id, "from": user, "query": query, "offset": offset,
-                                          "chat_type": "supergroup"}})  # fmt: skip
+                                          "chat_type": "supergroup"}})
         return query_id
 
     # --- looking ------------------------------------------------------------------------
     def broken_rules(self) -> list[str]:
         """What the bot sent that Telegram refuses for breaking one of its rules."""
         return [f"{c.method}: {c.description}" for c in self.calls
-                if c.status == 400 and refusals.BROKE_A_RULE.search(c.description)]  # fmt: skip
+                if c.status == 400 and refusals.BROKE_A_RULE.search(c.description)]
 
     def photos(self) -> list[bytes]:
         """Every photo Telegram took from the bot."""
@@ -530,7 +530,7 @@ class BotAPI:
 
     def of(self, method: str, **where: Any) -> list[Call]:
         return [c for c in self.calls if c.method == method and c.status == 200
-                and all(c.params.get(k) == v for k, v in where.items())]  # fmt: skip
+                and all(c.params.get(k) == v for k, v in where.items())]
 
     def answer(self, query_id: str) -> Call | None:
         return next(iter(self.of("answerCallbackQuery", callback_query_id=query_id)), None)
@@ -563,7 +563,7 @@ def failing(methods: set[str], count: int, status: int) -> Fault:
 
 def retry_after(methods: set[str], count: int, seconds: int = 1) -> Fault:
     return Fault(methods, count, 429, {"error_code": 429, "description": f"Too Many Requests: retry after {seconds}",
-                                       "parameters": {"retry_after": seconds}})  # fmt: skip
+                                       "parameters": {"retry_after": seconds}})
 
 
 async def _read_body(request: web.Request) -> tuple[dict[str, Any], dict[str, bytes]]:

@@ -50,7 +50,7 @@ async def test_chinese_checkers_against_bots_and_where_a_piece_can_go(world: Wor
 
     await api.say(world.alice, GROUP, f"/move {move}")
     [after] = await api.wait(lambda: [e for e in api.of("editMessageMedia", chat_id=GROUP)
-                                      if "Bot (easy)" in e.text and "Alice, your move." in e.text])  # fmt: skip
+                                      if "Bot (easy)" in e.text and "Alice, your move." in e.text])
     assert len({e.params["message_id"] for e in api.of("editMessageMedia", chat_id=GROUP)}) == 1  # one table
     assert len(api.of("sendPhoto", chat_id=GROUP)) == 1 and after.photo[:4] == b"\x89PNG"
     game = await session(world)

@@ -16,7 +16,7 @@ def chinese(world: World) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any
     """Alice and Carol read Chinese (Carol's Telegram in Traditional), Bob English."""
     api = world.api
     return (api.person(101, "Alice", "alice", "zh-hans"), api.person(102, "Bob", "bob", "en"),
-            api.person(103, "Carol", None, "zh-hant"))  # fmt: skip
+            api.person(103, "Carol", None, "zh-hant"))
 
 
 async def test_the_menu_in_every_language(world: World) -> None:
@@ -50,7 +50,8 @@ async def test_a_chinese_group_an_english_player_and_chinese_words_in_private(wo
     await api.say(bob, GROUP, "/认输")  # not a command to Telegram: a bot in privacy mode never sees it
     await api.say(bob, GROUP, "/resign")
     final = await api.wait(lambda: [e for e in api.of("editMessageMedia", chat_id=GROUP) if "🏆" in e.text])
-    assert "🏆 Alice 获胜：Bob 认输。" in final[0].text and [b["text"] for b in final[0].buttons] == ["再来一局"]
+    assert "🏆 Alice 获胜：Bob 认输。" in final[0].text
+    assert [b["text"] for b in final[0].buttons] == ["再来一局", "分析"]
 
     api.opened.add(103)  # Carol, in her private chat with the bot, types the Chinese words
     for text in ["/拈 人机 easy 1", "/取 1 1", "/战绩", "/悔棋"]:
@@ -77,7 +78,7 @@ async def play_to_the_end(world: World, people: dict[str, dict[str, Any]]) -> An
         if person is None:
             continue
         move = engine.move_text(state, engine.ai(state, seat, "easy", engine.levels["easy"],
-                                                 random.Random(game.ply)).move)  # fmt: skip
+                                                 random.Random(game.ply)).move)
         await api.say(person, GROUP, f"/move {move}")
         while (await session(world)).version == game.version:  # until the bot has read it
             calls = len(api.calls)

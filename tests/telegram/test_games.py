@@ -133,7 +133,7 @@ async def test_a_whole_game_against_the_ai_in_one_edited_message(world: World) -
     edits = api.of("editMessageMedia", chat_id=GROUP)
     assert game.status == "finished" and "🏆 Bot (hard) wins" in edits[-1].text
     assert {e.params["message_id"] for e in edits} == {board}
-    assert [b["text"] for b in edits[-1].buttons] == ["Rematch"]
+    assert [b["text"] for b in edits[-1].buttons] == ["Rematch", "Review"]
     assert api.of("sendChatAction", chat_id=GROUP, action="typing")  # "typing…" while the AI thought
     assert api.of("sendMessage", chat_id=GROUP) == []  # no flood: one message for the whole game
     assert len(api.of("sendPhoto", chat_id=GROUP)) == 1
@@ -149,15 +149,15 @@ async def test_a_burst_of_moves_under_429_retry_after_loses_nothing(tmp_path: Pa
         for i, move in enumerate(moves):
             await api.say(world.alice if i % 2 == 0 else world.bob, GROUP, f"/take {move}")
         edits = await api.wait(lambda: api.of("editMessageMedia", chat_id=GROUP)[5:] and
-                               api.of("editMessageMedia", chat_id=GROUP))  # fmt: skip
+                               api.of("editMessageMedia", chat_id=GROUP))
         said = [e.text.splitlines()[0] for e in edits]
         assert said == [f"{'Alice' if i % 2 == 0 else 'Bob'} took 1 stone from heap {m[0]}."
-                        for i, m in enumerate(moves)]  # fmt: skip
+                        for i, m in enumerate(moves)]
         assert sum(c.status == 429 for c in api.calls) == 3  # Telegram said "slow down" three times
         assert not api.early  # and the bot waited each time as long as it was told
         assert (await session(world)).state["heaps"] == [3, 3, 3, 5]
         pings = await api.wait(lambda: api.of("sendMessage", chat_id=GROUP)[6:] and api.of("sendMessage",
-                                                                                          chat_id=GROUP))  # fmt: skip
+                                                                                          chat_id=GROUP))
         assert [p.text.startswith('<a href="tg://user?id=10') for p in pings[1:]] == [True] * 6
     finally:
         await world.stop()
@@ -167,7 +167,7 @@ async def test_a_challenge_by_a_mention_of_someone_without_a_username(world: Wor
     api = world.api
     text = "/nim challenge Carol Smith 2 3"  # the client marks "Carol Smith" as a text_mention
     entities = [{"type": "bot_command", "offset": 0, "length": 4},
-                {"type": "text_mention", "offset": 15, "length": 11, "user": world.carol}]  # fmt: skip
+                {"type": "text_mention", "offset": 15, "length": 11, "user": world.carol}]
     await api.say(world.alice, GROUP, text, entities=entities)
     [lobby] = await api.wait(lambda: api.to_chat(GROUP))
     assert "Alice challenges Carol to Nim" in lobby.text and 'href="tg://user?id=103"' in lobby.text
@@ -200,9 +200,9 @@ async def test_a_group_that_becomes_a_supergroup_keeps_its_game(world: World) ->
     supergroup = api.group(-1009999, "Games (supergroup)")
     old_chat = {**api.chats[GROUP], "type": "group"}
     await api.push({"message": {"message_id": 900, "date": 0, "chat": old_chat, "from": world.alice,
-                                "migrate_to_chat_id": supergroup["id"]}})  # fmt: skip
+                                "migrate_to_chat_id": supergroup["id"]}})
     await api.push({"message": {"message_id": 1, "date": 0, "chat": supergroup, "from": world.alice,
-                                "migrate_from_chat_id": GROUP}})  # fmt: skip
+                                "migrate_from_chat_id": GROUP}})
     await api.say(world.bob, supergroup["id"], "/take 2 1")
     [board] = await api.wait(lambda: api.of("sendPhoto", chat_id=supergroup["id"]))
     assert "Bob took 1 stone from heap 2." in board.text and "Alice, your move." in board.text

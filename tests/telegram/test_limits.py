@@ -20,7 +20,7 @@ async def test_a_text_over_4096_characters_arrives_in_messages_telegram_takes(wo
     mention = "telegram:101"
     await world.tg.deliver(CHANNEL, [Reply(text, mentions=(mention,), names={mention: "Alice"}, audience=EVERYONE)])
     sent = await api.wait(lambda: [c for c in api.to_chat(GROUP) if "tg://user?id=101" in c.text]
-                          and api.to_chat(GROUP))  # fmt: skip
+                          and api.to_chat(GROUP))
     assert len(sent) >= 4 and not [c for c in api.calls if c.status != 200 and c.method == "sendMessage"]
     shown = [parse_html(c.text) for c in sent]
     assert all(len(piece) <= TEXT_MAX for piece in shown)
@@ -37,7 +37,7 @@ async def test_a_board_caption_over_1024_characters_is_cut_where_telegram_can_st
     text = "Bob & Alice " * 62
     board = Reply(text, image=png(400, 300), board=True, session=session_id, mentions=("telegram:102",),
                   names={"telegram:102": "Bob"}, buttons=(Button("Resign", "x:resign", "/resign"),),
-                  audience=EVERYONE)  # fmt: skip
+                  audience=EVERYONE)
     edits = len(api.of("editMessageMedia"))
     await world.tg.deliver(CHANNEL, [board])
     [edit] = await api.wait(lambda: api.of("editMessageMedia")[edits:])
@@ -87,5 +87,5 @@ async def test_a_long_record_is_a_file_and_a_short_one_a_message(world: World) -
     before = len(api.to_chat(GROUP))
     await api.say(world.carol, GROUP, "/record")
     [short] = await api.wait(lambda: [c for c in api.to_chat(GROUP)[before:] if c.method == "sendMessage"
-                                      and c.text.startswith("Nim: Alice vs Bob (")] or None)  # fmt: skip
+                                      and c.text.startswith("Nim: Alice vs Bob (")] or None)
     assert short.text == "Nim: Alice vs Bob (1 move)\n1. 1 1"

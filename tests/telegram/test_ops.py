@@ -59,7 +59,7 @@ async def test_gamehost_serves_health_and_metrics_that_move(tmp_path: Path) -> N
     base = f"http://127.0.0.1:{port}"
     try:
         async with gamehost(tmp_path, TELEGRAM_TOKEN=TOKEN, GAMEHOST_TELEGRAM_API_URL=api.url,
-                            GAMEHOST_METRICS_PORT=str(port)) as bot:  # fmt: skip
+                            GAMEHOST_METRICS_PORT=str(port)) as bot:
             await api.wait(lambda: api.of("setMyCommands"), timeout=SLOW)
             async with asyncio.timeout(SLOW):
                 while (await _status(f"{base}/readyz")) != 200:  # live first, ready once Telegram answered

@@ -82,7 +82,7 @@ async def test_a_first_board_telegram_refused_is_posted_once(world: World, statu
 
 
 async def test_a_429_past_the_limiters_retries_waits_as_telegram_said(tmp_path: Path, clock: Clock,
-                                                                      database: Path | str) -> None:  # fmt: skip
+                                                                      database: Path | str) -> None:
     world = await make_world(tmp_path, clock, database, max_retries=0)  # the limiter passes a 429 on at once
     api = world.api
     try:
@@ -102,7 +102,7 @@ async def test_a_429_past_the_limiters_retries_waits_as_telegram_said(tmp_path: 
 
 
 async def test_a_board_still_owed_when_the_bot_stops_is_sent_by_the_next_one(tmp_path: Path, clock: Clock,
-                                                                            database: Path | str) -> None:  # fmt: skip
+                                                                            database: Path | str) -> None:
     world = await make_world(tmp_path, clock, database)
     api = world.api
     try:

@@ -116,7 +116,7 @@ async def test_a_hint_pressed_is_the_presss_alert_which_only_the_presser_sees(wo
     before = len(api.to_chat(GROUP))
     board = api.bot_messages(GROUP)[0]
     query = await api.press(landlord, GROUP, board["message_id"], button(api.of("sendPhoto", chat_id=GROUP)[0],
-                                                                          "Hint"))  # fmt: skip
+                                                                          "Hint"))
     alert = await api.wait(lambda: api.answer(query))
     assert alert.params["text"].startswith("Hint: ") and alert.params["show_alert"] is True
     assert api.to_chat(GROUP)[before:] == []

@@ -19,7 +19,7 @@ async def restart(world: World, clock: Clock) -> None:
     await close_table(world.table)
     world.table = await open_table(world.table.db, clock)
     world.tg = Telegram(world.table.host, TelegramOptions(TOKEN, api_url=world.api.url, poll_timeout=5.0,
-                                                          group_rate=0))  # fmt: skip
+                                                          group_rate=0))
     await world.tg.start()
 
 

@@ -77,19 +77,19 @@ async def test_webhook_mode_sets_the_webhook_and_checks_the_secret(tmp_path: Pat
     port = free_port()
     url = f"http://127.0.0.1:{port}/tg-hook"
     options = TelegramOptions(TOKEN, api_url=api.url, webhook_url=url, webhook_secret="s3cret",
-                              webhook_listen="127.0.0.1", webhook_port=port)  # fmt: skip
+                              webhook_listen="127.0.0.1", webhook_port=port)
     tg = Telegram(table.host, options)
     await tg.start()
     try:
         [hook] = api.of("setWebhook")
         assert hook.params["url"] == url and hook.params["secret_token"] == "s3cret"
         update = {"update_id": 1, "message": {"message_id": 1, "date": 0, "chat": api.chats[GROUP], "from": alice,
-                  "text": "/help", "entities": [{"type": "bot_command", "offset": 0, "length": 5}]}}  # fmt: skip
+                  "text": "/help", "entities": [{"type": "bot_command", "offset": 0, "length": 5}]}}
         async with aiohttp.ClientSession() as http:
             forged = await http.post(url, json=update, headers={"X-Telegram-Bot-Api-Secret-Token": "guess"})
             assert forged.status == 403
             real = await http.post(url, json={**update, "update_id": 2},
-                                   headers={"X-Telegram-Bot-Api-Secret-Token": "s3cret"})  # fmt: skip
+                                   headers={"X-Telegram-Bot-Api-Secret-Token": "s3cret"})
             assert real.status == 200
         [answer] = await api.wait(lambda: api.to_chat(GROUP))
         assert "Play a game in this channel" in answer.text and len(api.to_chat(GROUP)) == 1
@@ -107,7 +107,7 @@ async def gamehost(tmp_path: Path, **env: str) -> tuple[int, str, str]:
         stderr=asyncio.subprocess.PIPE, cwd=Path(__file__).parents[2],
         env={**{k: v for k, v in os.environ.items() if "TOKEN" not in k}, "GAMEHOST_DB": str(tmp_path / "g.db"),
              "GAMEHOST_AI_WORKERS": "0", **env},
-    )  # fmt: skip
+    )
     out, err = await asyncio.wait_for(process.communicate(), 120)
     return process.returncode or 0, out.decode(), err.decode()
 
@@ -127,7 +127,7 @@ async def test_a_refused_token_is_one_line_and_a_non_zero_exit(tmp_path: Path) -
 async def test_no_telegram_to_reach_is_one_line_after_the_last_try(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{free_port()}"  # nothing listens there
     code, out, err = await gamehost(tmp_path, TELEGRAM_TOKEN=TOKEN, GAMEHOST_TELEGRAM_API_URL=url,
-                                    GAMEHOST_START_ATTEMPTS="1")  # fmt: skip
+                                    GAMEHOST_START_ATTEMPTS="1")
     assert code == 1 and out == ""
     assert err.count("\n") == 1 and err.startswith(f"gamehost: cannot reach Telegram at {url}: "), err
     assert TOKEN not in err

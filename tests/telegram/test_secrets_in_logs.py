@@ -34,7 +34,7 @@ SECRET_PART = TOKEN.partition(":")[2]
 def assert_no_secret(logs: str, *secrets: str) -> None:
     for secret in secrets:
         assert secret not in logs, f"{secret!r} is in the logs:\n" + "\n".join(
-            line for line in logs.splitlines() if secret in line)  # fmt: skip
+            line for line in logs.splitlines() if secret in line)
 
 
 async def test_a_game_polled_at_debug_logs_no_token(tmp_path) -> None:
@@ -45,7 +45,7 @@ async def test_a_game_polled_at_debug_logs_no_token(tmp_path) -> None:
     api.faults.append(Fault({"getUpdates"}, 1, 502, {"error_code": 502, "description": "Bad Gateway"}))
     try:
         async with gamehost(tmp_path, "--log-level", "DEBUG", TELEGRAM_TOKEN=TOKEN,
-                            GAMEHOST_TELEGRAM_API_URL=api.url) as bot:  # fmt: skip
+                            GAMEHOST_TELEGRAM_API_URL=api.url) as bot:
             await api.wait(lambda: api.of("setMyCommands"), timeout=SLOW)
             await api.say(alice, GROUP, "/nim solo 2 2")
             await api.wait(lambda: api.of("sendPhoto", chat_id=GROUP), timeout=SLOW)
@@ -66,7 +66,7 @@ async def test_a_rejected_token_at_debug_is_not_logged_nor_printed(tmp_path) -> 
     wrong = "999:WRONG-TOKEN-abcdef"
     try:
         async with gamehost(tmp_path, "--log-level", "DEBUG", TELEGRAM_TOKEN=wrong,
-                            GAMEHOST_TELEGRAM_API_URL=api.url) as bot:  # fmt: skip
+                            GAMEHOST_TELEGRAM_API_URL=api.url) as bot:
             code = await bot.process.wait()
         logs = bot.logs
     finally:
@@ -88,11 +88,11 @@ async def test_json_lines_of_a_webhook_at_debug_hold_no_token_nor_the_webhook_se
         async with gamehost(tmp_path, "--log-level", "DEBUG", "--log-format", "json", TELEGRAM_TOKEN=TOKEN,
                             GAMEHOST_TELEGRAM_API_URL=api.url, GAMEHOST_TELEGRAM_WEBHOOK_URL=url,
                             GAMEHOST_TELEGRAM_WEBHOOK_SECRET=secret, GAMEHOST_TELEGRAM_WEBHOOK_LISTEN="127.0.0.1",
-                            GAMEHOST_TELEGRAM_WEBHOOK_PORT=str(port)) as bot:  # fmt: skip
+                            GAMEHOST_TELEGRAM_WEBHOOK_PORT=str(port)) as bot:
             await api.wait(lambda: api.of("setWebhook"), timeout=SLOW)
             update = {"update_id": 1, "message": {"message_id": 1, "date": 0, "chat": api.chats[GROUP],
                       "from": alice, "text": "/games", "entities": [{"type": "bot_command", "offset": 0,
-                      "length": 6}]}}  # fmt: skip
+                      "length": 6}]}}
             async with aiohttp.ClientSession() as http, asyncio.timeout(SLOW):
                 while True:  # setWebhook may come before the server listens
                     try:
@@ -148,7 +148,7 @@ def assert_no_player_secret(logs: str, fmt: str, secrets: Secrets) -> None:
             # A card alone ("7♠", "BJ") only where no letter or digit touches it: not "BJ" inside a word.
             pattern = re.compile(rf"(?<![\w♠♥♣♦]){re.escape(form)}(?![\w♠♥♣♦])")
             leaks += [f"{secret!r} as {form!r}: ...{t[max(0, m.start() - 150):m.end() + 150]}..."
-                      for t in texts for m in pattern.finditer(t)][:1]  # fmt: skip
+                      for t in texts for m in pattern.finditer(t)][:1]
     assert not leaks, "\n\n".join(leaks)
 
 
@@ -177,7 +177,7 @@ async def test_a_dou_dizhu_game_at_debug_logs_no_card_hint_refusal_nor_code(tmp_
     secrets, db = Secrets(), tmp_path / "g.db"
     try:
         async with gamehost(tmp_path, "--log-level", "DEBUG", "--log-format", fmt, TELEGRAM_TOKEN=TOKEN,
-                            GAMEHOST_TELEGRAM_API_URL=api.url) as bot:  # fmt: skip
+                            GAMEHOST_TELEGRAM_API_URL=api.url) as bot:
             await api.wait(lambda: api.of("setMyCommands"), timeout=SLOW)
             await api.say(people[0], GROUP, "/ddz start")
             await api.wait(lambda: api.to_chat(GROUP), timeout=SLOW)

@@ -45,7 +45,7 @@ def refused(what: str):
     ("a < b", "unclosed start tag|unsupported start tag"), ("x</b>", "unexpected end tag"),
     ("<b>x</i>", "unmatched end tag"), ('<span class="big">x</span>', 'must have class "tg-spoiler"'),
     ("<b><i>x</b></i>", "unmatched end tag"),
-])  # fmt: skip
+])
 async def test_html_telegram_cannot_parse_is_refused(bot: Bot, html: str, why: str) -> None:
     with refused(f"can't parse entities: .*({why})"):
         await bot.send_message(GROUP, html, parse_mode=ParseMode.HTML)
@@ -90,10 +90,10 @@ async def test_captions_photos_and_edits(bot: Bot, api: BotAPI) -> None:
 async def test_keyboards_chats_and_fields(bot: Bot, api: BotAPI) -> None:
     with refused("BUTTON_DATA_INVALID"):
         await bot.send_message(GROUP, "pick", reply_markup=InlineKeyboardMarkup(
-            [[InlineKeyboardButton("far", callback_data="x" * 65)]]))  # fmt: skip
+            [[InlineKeyboardButton("far", callback_data="x" * 65)]]))
     with refused("reply markup is too long"):
         await bot.send_message(GROUP, "pick", reply_markup=InlineKeyboardMarkup(
-            [[InlineKeyboardButton(str(i), callback_data=str(i)) for i in range(9)]]))  # fmt: skip
+            [[InlineKeyboardButton(str(i), callback_data=str(i)) for i in range(9)]]))
     with refused("chat not found"):
         await bot.send_message(-100999, "anyone?")
     with pytest.raises(Forbidden):

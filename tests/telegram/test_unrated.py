@@ -10,7 +10,7 @@ NOTICE = "this game will not be rated for you: you asked for a hint"
 
 
 async def test_a_hint_in_the_private_chat_says_the_game_is_not_rated_and_a_take_back_says_so_in_the_group(
-        world: World) -> None:  # fmt: skip
+        world: World) -> None:
     api = world.api
     api.opened.update({101, 102})
     await two_player_nim(world, "3 4 5")

@@ -72,7 +72,7 @@ async def test_an_idle_webhook_bot_is_ready_only_while_telegram_answers_and_deli
         api.webhook_error = (int(time.time()), "Connection refused")  # Telegram cannot reach the bot
         await telegram_becomes("down: Telegram cannot deliver updates: Connection refused")
         update = {"update_id": 1, "message": {"message_id": 1, "date": 0, "chat": api.chats[GROUP], "text": "hi",
-                                              "from": api.person(101, "Alice")}}  # fmt: skip
+                                              "from": api.person(101, "Alice")}}
         async with aiohttp.ClientSession() as http:  # delivery works again: an update arrives
             answer = await http.post(url, json=update, headers={"X-Telegram-Bot-Api-Secret-Token": SECRET})
             assert answer.status == 200

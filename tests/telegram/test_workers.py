@@ -42,7 +42,7 @@ async def test_one_worker_registers_the_webhook_and_every_worker_serves_it(datab
             tables.append(table)
             worker = Telegram(table.host, TelegramOptions(
                 TOKEN, api_url=api.url, webhook_url=urls[-1], webhook_secret=SECRET, webhook_listen="127.0.0.1",
-                webhook_port=port, webhook_register=register, group_rate=0))  # fmt: skip
+                webhook_port=port, webhook_register=register, group_rate=0))
             workers.append(worker)
             await worker.start()
         [hook] = api.of("setWebhook")  # the registering worker's, and no other
@@ -51,7 +51,7 @@ async def test_one_worker_registers_the_webhook_and_every_worker_serves_it(datab
         async def post(url: str, number: int, sender: dict, text: str, secret: str = SECRET) -> int:
             update = {"update_id": number, "message": {
                 "message_id": number, "date": 0, "chat": api.chats[GROUP], "from": sender, "text": text,
-                "entities": [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}]}}  # fmt: skip
+                "entities": [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}]}}
             async with aiohttp.ClientSession() as http:
                 answer = await http.post(url, json=update, headers={"X-Telegram-Bot-Api-Secret-Token": secret})
                 return answer.status
@@ -61,15 +61,15 @@ async def test_one_worker_registers_the_webhook_and_every_worker_serves_it(datab
         await api.wait(lambda: [m for m in api.to_chat(GROUP) if "opened a table" in (m.text or "")])
         assert await post(urls[1], 3, bob, "/join") == 200  # the other worker: the same game
         await api.wait(lambda: [c for c in api.of("sendPhoto", chat_id=GROUP)
-                                if "Nim begins" in c.params.get("caption", "")])  # fmt: skip
+                                if "Nim begins" in c.params.get("caption", "")])
         # Each worker posts a board anew in turn; each then edits the newest, whoever posted it.
         for number, (worker, moved) in enumerate([(0, "/take 1 1"), (1, "/take 2 1"), (0, "/take 1 1")], 4):
             assert await post(urls[1 - worker], number * 2, alice, "/board") == 200
             newest = await api.wait(lambda n=number: len(api.of("sendPhoto", chat_id=GROUP)) == n - 2 and
-                                    api.bot_messages(GROUP)[-1]["message_id"])  # fmt: skip
+                                    api.bot_messages(GROUP)[-1]["message_id"])
             assert await post(urls[worker], number * 2 + 1, (alice, bob)[number % 2], moved) == 200
             edit = await api.wait(lambda n=number: len(api.of("editMessageMedia", chat_id=GROUP)) == n - 3 and
-                                  api.of("editMessageMedia", chat_id=GROUP)[-1])  # fmt: skip
+                                  api.of("editMessageMedia", chat_id=GROUP)[-1])
             assert edit.params["message_id"] == newest and "took 1 stone" in edit.params["media"]["caption"]
     finally:
         for worker in workers:

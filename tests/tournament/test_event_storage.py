@@ -28,9 +28,9 @@ async def store(database: Path | str):
 
 def an_event(channel: str = "c:1", status: EventStatus = EventStatus.OPEN) -> Tournament:
     entries = [Entry("u:alice", "Alice", 25.5, handle="al"), Entry("bot:1", "Bot 困难", 30.0, ai_level="hard"),
-               Entry("u:张", "张伟", 12.25)]  # fmt: skip
+               Entry("u:张", "张伟", 12.25)]
     return Tournament(channel, "gomoku", "swiss", status, "u:alice", {"rounds": 3, "seats": 2, "rule": "renju"},
-                      NOW, NOW, entries=entries)  # fmt: skip
+                      NOW, NOW, entries=entries)
 
 
 async def test_an_event_reads_back_as_written(store: Storage) -> None:
@@ -51,6 +51,9 @@ async def test_an_event_reads_back_as_written(store: Storage) -> None:
     assert await store.event_of_session(77) == read
     assert await store.event_of_session(78) is None
     assert [e.id for e in await store.events_of("u:张")] == [created.id]
+    read.entries.pop(1)  # left before it began
+    await store.event_save(read)
+    assert [e.entrant for e in (await store.event_get(created.id)).entries] == ["u:alice", "u:张"]
 
 
 async def test_one_open_event_per_channel(store: Storage) -> None:
@@ -61,6 +64,7 @@ async def test_one_open_event_per_channel(store: Storage) -> None:
     first.status = EventStatus.FINISHED
     await store.event_save(first)
     again = await store.event_create(an_event())  # the finished one is no longer in the way
+    assert (await store.event_latest("c:1")).id == again.id and await store.event_latest("c:9") is None
     assert len({first.id, other.id, again.id}) == 3
     assert [e.id for e in await store.events_of("u:alice")] == [again.id, other.id, first.id]
     assert [e.id for e in await store.events_of("u:alice", limit=1)] == [again.id]

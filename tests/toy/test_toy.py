@@ -48,7 +48,7 @@ async def test_console_two_people_play_it_to_a_win(tmp_path: Path) -> None:
         await console.run(lines(
             table.host, "/tictactoe start first=o", "/as bob", "join", "b2", "/as alice", "a1", "/as bob", "a2",
             "/as alice", "c3", "/as bob", "c2", "/help", "/rules tictactoe",
-        ))  # fmt: skip
+        ))
     finally:
         await close_table(table)
     text = "\n".join(out)
@@ -109,7 +109,7 @@ async def test_telegram_a_challenge_played_to_a_draw(tmp_path: Path) -> None:
         await api.wait(lambda: api.of("sendPhoto", chat_id=GROUP))
         # X: b2 c3 a2 b3 c1, O: a1 a3 c2 b1: nobody has three in a row.
         moves = [("alice", "b2"), ("bob", "a1"), ("alice", "c3"), ("bob", "a3"), ("alice", "a2"), ("bob", "c2"),
-                 ("alice", "b3"), ("bob", "b1"), ("alice", "c1")]  # fmt: skip
+                 ("alice", "b3"), ("bob", "b1"), ("alice", "c1")]
         for played, (who, square) in enumerate(moves, 1):
             await api.say(getattr(world, who), GROUP, f"/move {square}")
             # Each move edits the table message in place.

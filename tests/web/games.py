@@ -46,7 +46,7 @@ def _tiny(game: str, view: object, ctx: object) -> bytes:
 
 
 async def play_out(host: Host, channel: str, people: dict[int, User], place: str | None, rng: random.Random,
-                   most: int = 400, stop_at: int | None = None) -> Session:  # fmt: skip
+                   most: int = 400, stop_at: int | None = None) -> Session:
     """Legal moves, chosen by `rng`, until the game ends (or `stop_at` moves)."""
     for ply in range(most):
         session = await host.store.active(channel)
@@ -81,7 +81,7 @@ async def fill(db: Path | str, clock: Clock) -> Played:
     try:
         await store.set_setting(SHOWN, WEB, "on")
         for channel, place, (a, b, c) in ((CONSOLE, "console", (ALICE, BOB, CAROL)), (SHOWN, GUILD, (DAN, ERIN, FAY)),
-                                          (PRIVATE, GUILD, (FAY, DAN, ERIN))):  # fmt: skip
+                                          (PRIVATE, GUILD, (FAY, DAN, ERIN))):
             sessions = played.sessions.setdefault(channel, [])
             for opener, other in ((a, b), (b, a), (a, b)):
                 await table(host, channel, place, opener, [other], "/nim start 3 4 5")

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from bot import review
 from bot.ai import AIRunner
 from bot.host import Host
 from bot.web import access
@@ -25,10 +26,10 @@ from tests.web.games import CONSOLE, PRIVATE, SHOWN, Played
 
 CHROMIUM = Path("/usr/bin/chromium")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run"]  # fmt: skip
+         "--disable-component-update", "--disable-sync", "--no-first-run"]
 DESKTOP = {"viewport": {"width": 1280, "height": 900}, "locale": "en-US"}
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True,
-         "locale": "zh-CN"}  # fmt: skip
+         "locale": "zh-CN"}
 
 
 def _missing() -> str | None:
@@ -108,6 +109,9 @@ async def test_pages_and_a_replay_in_chromium(browser: Any, url: str, played: Pl
 
     # a Nim game of the console, stepped by the buttons, the keys and the move list
     nim = played.sessions[CONSOLE][0]
+    reviewer = Host(played.store, AIRunner(0))
+    await review.reviewed(reviewer.core, nim)  # as /review in chat does: its page then shows the review
+    reviewer.ai.close()
     count = len(await played.store.moves(nim.id or 0))
     token = (await access.game_ids(played.store, [nim]))[nim.id or 0]
     await home.click(f'a[href="/game/{token}"]')
@@ -128,6 +132,7 @@ async def test_pages_and_a_replay_in_chromium(browser: Any, url: str, played: Pl
     await home.click("#prev")
     await board_at(home, 1, count)
     assert "wins" in await home.inner_text("#result")
+    await home.wait_for_function("() => document.querySelector('#review img').naturalWidth > 0")
     await shot(home, "desktop-replay-nim")
 
     # the language switch: the same position, in Chinese, kept for the next page

@@ -8,13 +8,18 @@ from __future__ import annotations
 import io
 import re
 
-from aiohttp.test_utils import TestClient
+from aiohttp.test_utils import TestClient, TestServer
 from PIL import Image
 
+from bot import review
+from bot.model import Event, User
 from bot.session import SessionStatus
 from bot.storage import PLACE
 from bot.web import access
 from bot.web.access import WEB
+from bot.web.site import Site
+from tests.conftest import Table
+from tests.support.hostile import BIDI, BROKEN, CONTROLS, DIGITS, EMOJI, INVISIBLE, SCRIPTS
 from tests.web.games import CONSOLE, GUILD, HOSTILE, PRIVATE, SHOWN, Played
 
 TOKEN = re.compile(r"/game/([A-Za-z0-9_-]{22})\"")
@@ -73,7 +78,7 @@ async def test_a_replay_has_every_position_and_its_pictures(client: TestClient, 
 
 
 async def test_dou_dizhu_hands_show_once_the_game_is_over_and_never_before(client: TestClient,
-                                                                            played: Played) -> None:  # fmt: skip
+                                                                            played: Played) -> None:
     finished = played.sessions[CONSOLE][-1]
     assert finished.game == "doudizhu" and finished.status == SessionStatus.FINISHED
     html = await page(client, f"/game/{await token_of(played, CONSOLE, -1)}")
@@ -122,7 +127,7 @@ async def test_the_leaderboard_pages_and_places(client: TestClient, played: Play
 
 async def test_a_players_page(client: TestClient, played: Played) -> None:
     board = await page(client, "/leaderboard/nim")
-    link = re.search(r'href="(/player/[^"]+)">Erin 小红<', board)
+    link = re.search(r'href="(/player/[^"]+)"><bdi>Erin 小红</bdi><', board)
     assert link is not None
     html = await page(client, link.group(1))
     assert "<h1 class=\"player\">Erin 小红</h1>" in html and "discord:erin" not in html
@@ -165,3 +170,44 @@ async def test_a_store_that_cannot_answer_is_a_503(client: TestClient, played: P
     assert "The game storage is unavailable" in await page(client, "/", 503)
     await page(client, f"/game/{token}", 503)
     await page(client, f"/game/{token}/en/0.png", 503)
+
+
+async def test_hostile_names_of_every_kind(table: Table) -> None:
+    """People named with every kind of hostile text (cleaned where events come in, as in chat): each
+    page answers, in UTF-8, with no bidi override, and the pictures are drawn."""
+    names = ["".join(kind) for kind in (DIGITS, CONTROLS, BIDI, INVISIBLE, EMOJI, BROKEN, SCRIPTS)]
+    for n, name in enumerate(names):
+        a, b = User(f"console:h{n}", name), User(f"console:o{n}", name[::-1])
+        await table.host.handle(Event(table.channel, a, "/nim start 1 1"))
+        await table.host.handle(Event(table.channel, b, "/join"))
+        await table.host.handle(Event(table.channel, a, "/take 1 1"))
+        await table.host.handle(Event(table.channel, b, "/take 2 1"))
+    async with TestClient(TestServer(Site(table.host.core).app())) as client:
+        home = await page(client, "/")
+        tokens = TOKEN.findall(home)
+        assert len(tokens) == len(names)
+        board = await page(client, "/leaderboard/nim")
+        players = re.findall(r'href="(/player/[^"]+)"', board)
+        assert len(players) == 2 * len(names)
+        for html in [home, board] + [await page(client, p) for p in players[:4]] + [
+            await page(client, f"/game/{t}") for t in tokens
+        ]:
+            assert not set(html) & set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+            html.encode("utf-8")
+        for token in tokens:
+            response = await client.get(f"/game/{token}/zh/2.png")
+            assert response.status == 200 and (await response.read())[:4] == b"\x89PNG"
+
+
+async def test_a_reviewed_game_shows_its_review_and_the_site_never_starts_one(client: TestClient, site: Site,
+                                                                             played: Played) -> None:
+    token, other = await token_of(played, CONSOLE, 0), await token_of(played, CONSOLE, 1)
+    assert 'id="review"' not in await page(client, f"/game/{token}")
+    await page(client, f"/game/{token}/en/review.png", 404)  # not reviewed: nothing made on a web request
+    assert await played.store.review(played.sessions[CONSOLE][0].id or 0) is None
+    await review.reviewed(site.core, played.sessions[CONSOLE][0])  # as /review in chat does
+    html = await page(client, f"/game/{token}?lang=zh")
+    assert 'id="review"' in html and "复盘分析" in html
+    response = await client.get(f"/game/{token}/zh/review.png")
+    assert response.status == 200 and Image.open(io.BytesIO(await response.read())).width >= 400
+    assert 'id="review"' not in await page(client, f"/game/{other}")

@@ -35,7 +35,7 @@ async def test_a_console_game_is_linked_and_served(tmp_path: Path) -> None:
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot.main", stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE, cwd=ROOT, env=env,
-    )  # fmt: skip
+    )
     assert process.stdin is not None and process.stdout is not None
     site = f"http://127.0.0.1:{port}"
     try:

@@ -49,7 +49,7 @@ async def test_web_ids_are_made_once_and_read_back(played: Played) -> None:
     store = played.store
     counter = itertools.count()
     made = await asyncio.gather(*(store.web_ids("game", ["1", "2", "2"], lambda: f"t{next(counter)}")
-                                  for _ in range(4)))  # fmt: skip
+                                  for _ in range(4)))
     assert all(m == made[0] for m in made) and sorted(made[0]) == ["1", "2"]
     assert await store.web_target(made[0]["2"]) == ("game", "2")
     assert await store.web_ids("player", ["1"], lambda: "other") == {"1": "other"}  # kinds apart

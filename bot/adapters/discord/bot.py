@@ -125,14 +125,15 @@ class DiscordBot:
             "intents": intents, "allowed_mentions": discord.AllowedMentions.none(),
             "member_cache_flags": discord.MemberCacheFlags.none(), "chunk_guilds_at_startup": False,
             "max_messages": None, "http_trace": measured_http(), **client_options,
-        }  # fmt: skip
+        }
         self.client: discord.Client
         # The bot has no voice: no warning at every start that voice libraries are missing.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         if shard_count is not None or shard_ids:
             # 0 shards: as many as Discord recommends (GET /gateway/bot).
             ids = list(shard_ids) if shard_ids else None
-            self.client = discord.AutoShardedClient(shard_count=shard_count or None, shard_ids=ids, **options)
+            # discord.py reads shard_ids=None as every shard; its annotation says a list
+            self.client = discord.AutoShardedClient(shard_count=shard_count or None, shard_ids=ids, **options)  # type: ignore[arg-type]
         else:
             self.client = discord.Client(**options)
         self.tree = app_commands.CommandTree(self.client)
@@ -146,13 +147,13 @@ class DiscordBot:
         self.synced: list[str] = []  # where the commands went: "global" or guild ids
         self._recent: dict[tuple[str, str], tuple[float, _Answer]] = {}  # (channel, user) -> latest answer
         self.channels = Channels(self.client, self.notes)  # what is posted to everyone, and tidied
-        host.attach(DISCORD, self.deliver, self.publish)
+        host.attach(DISCORD, self.deliver, self.publish, self.channels.open_place)
 
     @classmethod
     def from_settings(cls, host: Host, settings: Any) -> DiscordBot:
         return cls(host, settings.discord_token, guilds=settings.discord_guilds, api=settings.discord_api_url,
                    gateway=settings.discord_gateway_url, shard_count=settings.discord_shard_count,
-                   shard_ids=settings.discord_shard_ids)  # fmt: skip
+                   shard_ids=settings.discord_shard_ids)
 
     # --- life cycle ---------------------------------------------------------------------
     name = DISCORD
@@ -220,7 +221,7 @@ class DiscordBot:
         mentions = {token: user_of(u) for token, u in mentioned.items()}
         await self._answer(interaction, Event(channel_key(interaction.channel_id or 0), self._user(interaction),
                                               text, mentions=mentions, locale=interaction.locale.value,
-                                              place=place_of(interaction)), command=True)  # fmt: skip
+                                              place=place_of(interaction)), command=True)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Button clicks, read raw: they work for any message, sent before a restart or not."""
@@ -231,7 +232,7 @@ class DiscordBot:
         if not await defer(interaction, thinking=False):
             return
         event = Event(channel_key(interaction.channel_id or 0), self._user(interaction), button=custom_id,
-                      locale=interaction.locale.value, place=place_of(interaction))  # fmt: skip
+                      locale=interaction.locale.value, place=place_of(interaction))
         await self._answer(interaction, event, command=False)
 
     def _user(self, interaction: discord.Interaction) -> User:
@@ -263,7 +264,7 @@ class DiscordBot:
         metrics.platform_error(DISCORD, "command")
         # Its name, not its options: what was typed (a move, a link code).
         log.warning("slash command %s failed: %s", getattr(interaction.command, "qualified_name", "?"),
-                    type(error).__name__)  # fmt: skip
+                    type(error).__name__)
         if not interaction.response.is_done():
             with contextlib.suppress(discord.HTTPException):
                 sorry = await self._sorry(interaction, "discord.failed")
@@ -275,7 +276,7 @@ class DiscordBot:
         return Reply(tr(t(key)), language=tr.language, audience=NotSecret(f"{DISCORD}:{interaction.user.id}"))
 
     async def _suggest_moves(self, interaction: discord.Interaction, prefix: str,
-                             current: str) -> list[tuple[str, str]]:  # fmt: skip
+                             current: str) -> list[tuple[str, str]]:
         """Legal moves of the user's seat for /move and the games' move words, matching what is typed:
         (as they read it, in their language; what is sent)."""
         channel, user_id = channel_key(interaction.channel_id or 0), f"{DISCORD}:{interaction.user.id}"
@@ -308,7 +309,7 @@ class DiscordBot:
         recent = self._recent.get((channel, reply.reader or ""))
         if recent is None or asyncio.get_running_loop().time() - recent[0] > FRESH_INTERACTION:
             log.debug("no recent interaction of %s in %s; their hand waits for the My hand button", reply.reader,
-                      channel)  # fmt: skip
+                      channel)
             return
         try:
             await recent[1].privately(reply)  # replaces its "thinking…" if it is still being answered
@@ -357,7 +358,7 @@ class _Answer:
                 content=text or None, attachments=[file] if file else [],
                 view=Buttons(reply) if reply.buttons and not more else None,
                 allowed_mentions=discord.AllowedMentions.none(),
-            )  # fmt: skip
+            )
             if more:
                 await followup(self.interaction, replace(reply, image=None, document=None), more)
         else:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 from collections import defaultdict
 from typing import Any
 
@@ -27,6 +28,7 @@ from bot.host import Notes
 from bot.model import DISCORD, Public, Reply
 from bot.outbox import Undeliverable
 
+log = logging.getLogger(__name__)
 MESSAGES = "messages"  # the host's note of a channel's board and button messages, to tidy up
 
 
@@ -83,7 +85,7 @@ class Channels:
         text = " ".join(f"<@{uid}>" for uid in pings)
         text = f"{text} {literal(reply.text)}" if text else literal(reply.text)
         allowed = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
-                                          users=[discord.Object(uid) for uid in pings])  # fmt: skip
+                                          users=[discord.Object(uid) for uid in pings])
         text, files = documented(reply, text)  # a long record goes as a file
         *before, last = chunks(text)
         for n, piece in enumerate(before):
@@ -99,7 +101,7 @@ class Channels:
         await self._tidy(channel, target, reply, int(ids[-1]))
 
     async def _tidy(self, channel: str, target: discord.PartialMessageable, reply: Reply,
-                    message_id: int) -> None:  # fmt: skip
+                    message_id: int) -> None:
         """A new board replaces the last one: the old board keeps its text but loses its picture
         and buttons, and older button messages lose their buttons."""
         if not (reply.board or reply.buttons):
@@ -120,6 +122,17 @@ class Channels:
                 known["buttons"].append(message_id)
             known["buttons"] = known["buttons"][-10:]
             await self.notes.put(channel, MESSAGES, known)
+
+    async def open_place(self, channel: str, name: str) -> str | None:
+        """A public thread under `channel` for one game (a tournament's), or None where Discord
+        will not make one (a thread's own channel, no permission): the game is then played here."""
+        try:
+            thread = await self.client.http.start_thread_without_message(
+                int(channel.partition(":")[2]), name=name[:100] or "game", auto_archive_duration=1440, type=11)
+        except discord.HTTPException as error:
+            log.info("no thread for a game under %s: %s", channel, error)
+            return None
+        return f"{DISCORD}:{thread['id']}"
 
     async def _known(self, channel: str) -> dict[str, Any]:
         if channel not in self._messages or self.notes.shared:  # another process may have posted since

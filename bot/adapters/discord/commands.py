@@ -49,7 +49,7 @@ class Option:
     words: Callable[[Any], str] = str  # the value as the host reads it ("" adds nothing)
 
 
-def game_options(game: Game) -> list[Option]:
+def game_options(game: Game[Any, Any]) -> list[Option]:
     """The options of `/<game> start|challenge|solo` beyond the people, level and timer, as the
     game declares them (`Game.options`)."""
     found = []
@@ -59,8 +59,11 @@ def game_options(game: Game) -> list[Option]:
         def named(value: Any, name: str = o.name) -> str:
             return f"{name}={value}"
 
+        def flag(value: Any, name: str = o.name) -> str:
+            return f"{name}={'on' if value else 'off'}"
+
         if o.flag:
-            found.append(Option(o.name, bool, about, words=lambda v, name=o.name: f"{name}={'on' if v else 'off'}"))
+            found.append(Option(o.name, bool, about, words=flag))
         elif o.many:
             found.append(Option(o.name, str, about))  # typed as it is: "3 4 5"
         elif o.choices:
@@ -74,9 +77,9 @@ def game_options(game: Game) -> list[Option]:
 class Commands:
     """Builds the command tree for the host's games; `run` answers every command."""
 
-    def __init__(self, tree: app_commands.CommandTree, games: dict[str, Game], tr: Translator, run: Run,
+    def __init__(self, tree: app_commands.CommandTree, games: dict[str, Game[Any, Any]], tr: Translator, run: Run,
                  suggest_moves: Callable[[discord.Interaction, str, str],
-                                         Awaitable[list[tuple[str, str]]]]) -> None:  # fmt: skip
+                                         Awaitable[list[tuple[str, str]]]]) -> None:
         self.tree = tree
         self.games = games
         self.tr = tr
@@ -92,24 +95,28 @@ class Commands:
             self.tree.add_command(command)
 
     # --- /<game> start|challenge|solo|rules|leaderboard -----------------------------------
-    def _game_group(self, game: Game) -> app_commands.Group:
+    def _game_group(self, game: Game[Any, Any]) -> app_commands.Group:
         title = t(f"{game.name}.title")
         group = app_commands.Group(name=locale_str(game.name, game=game),
-                                   description=self._say(t("commands.game", game=title)))  # fmt: skip
+                                   description=self._say(t("commands.game", game=title)))
         timer = Option("timer", str, t("commands.game_timer"), suggest=self._suggest_timer,
-                       words=lambda v: f"timer={v.strip()}" if v.strip() else "")  # fmt: skip
+                       words=lambda v: f"timer={v.strip()}" if v.strip() else "")
         extra = game_options(game)
         people = [Option("user", discord.User, t("commands.game_user"), required=True)]
         more = range(2, max(game.seat_counts))
         people += [Option(f"user{i}", discord.User, t("commands.game_more_user")) for i in more]
         level = Option("level", str, t("commands.game_level"), choices=tuple((lv, lv) for lv in game.levels))
         levels = [level] + [Option(f"level{i}", str, t("commands.game_more_level"), choices=level.choices)
-                            for i in range(2, max(game.seat_counts) + 1)]  # fmt: skip
+                            for i in range(2, max(game.seat_counts) + 1)]
         every = Option("every", app_commands.Range[int, 1, 120], t("commands.game_every"), words=lambda v: f"every={v}")
         scope = self._option("leaderboard", command_table.SCOPE)
+        rounds = Option("rounds", app_commands.Range[int, 1, 20], t("commands.game_rounds"),
+                        words=lambda v: f"rounds={v}")
+        event = [self._option("tournament", command_table.GAME_ACTIONS["tournament"].args[0]), rounds]
         # What each action of the table takes beyond its own words.
         takes = {"start": [*extra, timer], "challenge": [*people, *extra, timer], "solo": [level, *extra, timer],
-                 "watch": [*levels, *extra, every], "leaderboard": [scope]}  # fmt: skip
+                 "watch": [*levels, *extra, every], "leaderboard": [scope],
+                 "tournament": [*event, *extra, timer]}
         for action in command_table.GAME_ACTIONS:
             about = t(f"commands.game_{action}", game=title)
             group.add_command(self._command(action, about, takes.get(action, []), (game.name, action), parent=group))
@@ -118,7 +125,7 @@ class Commands:
     # --- the session's and the bot's commands -------------------------------------------
     def _host_commands(self) -> list[app_commands.Command[Any, ..., Any]]:
         return [self._command(name, t(f"commands.{name}"), [self._option(name, arg) for arg in spec.args], (name,))
-                for name, spec in command_table.HOST_COMMANDS.items()]  # fmt: skip
+                for name, spec in command_table.HOST_COMMANDS.items()]
 
     def _option(self, command: str, arg: command_table.Arg) -> Option:
         """A slash option for one argument of a host command."""
@@ -131,6 +138,7 @@ class Commands:
             return Option(arg.name, discord.User, about, required=arg.required)
         if arg.kind == "game":
             choices = tuple((t(f"{name}.title"), name) for name in self.games)
+            choices += tuple((t(f"commands.{command}_{arg.name}_{c}"), c) for c in arg.choices)
             return Option(arg.name, str, about, required=arg.required, choices=choices)
         if arg.kind == "choice":
             labels = tuple((t(f"commands.{command}_{arg.name}_{c}"), c) for c in arg.choices)
@@ -152,17 +160,17 @@ class Commands:
                 if word not in taken:
                     words.setdefault(word, ([], None))[0].append(title)
         commands = []
-        for word, (titles, prefix) in words.items():
-            key = "commands.move_word" if prefix is not None else "commands.query_word"
+        for word, (titles, move_prefix) in words.items():
+            key = "commands.move_word" if move_prefix is not None else "commands.query_word"
             about = t(key, word=word, games=titles)
-            suggest = self._moves(prefix) if prefix is not None else None
+            suggest = self._moves(move_prefix) if move_prefix is not None else None
             option = Option("args", str, t("commands.word_args", word=word), suggest=suggest)
             commands.append(self._command(word, about, [option], (word,)))
         return commands
 
     # --- making one command ------------------------------------------------------------
     def _command(self, name: str, about: Msg, options: Sequence[Option], path: tuple[str, ...],
-                 parent: app_commands.Group | None = None) -> app_commands.Command[Any, ..., Any]:  # fmt: skip
+                 parent: app_commands.Group | None = None) -> app_commands.Command[Any, ..., Any]:
         run = self.run
 
         async def callback(interaction: discord.Interaction, **values: Any) -> None:
@@ -180,27 +188,27 @@ class Commands:
             await run(interaction, "/" + " ".join(words), mentions)
 
         parameters = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                                        annotation=discord.Interaction)]  # fmt: skip
+                                        annotation=discord.Interaction)]
         ordered = [o for o in options if o.required] + [o for o in options if not o.required]
         for option in ordered:
             default = inspect.Parameter.empty if option.required else None
             kind = option.kind if option.required else Optional[option.kind]  # noqa: UP045 (Range[...] has no |)
             parameters.append(inspect.Parameter(option.name, inspect.Parameter.KEYWORD_ONLY, default=default,
-                                                annotation=kind))  # fmt: skip
+                                                annotation=kind))
         callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
         callback.__name__ = callback.__qualname__ = f"{'_'.join(path)}"
         # The decorators below only record what discord.py reads when it builds the command.
         if options:
             app_commands.describe(**{o.name: self._say(o.about) for o in options})(callback)
         choices = {o.name: [app_commands.Choice(name=self._say(label), value=value)
-                            for label, value in o.choices[:MAX_CHOICES]] for o in options if o.choices}  # fmt: skip
+                            for label, value in o.choices[:MAX_CHOICES]] for o in options if o.choices}
         if choices:
             app_commands.choices(**choices)(callback)
         suggestions = {o.name: o.suggest for o in options if o.suggest is not None}
         if suggestions:
-            app_commands.autocomplete(**suggestions)(callback)
+            app_commands.autocomplete(**suggestions)(callback)  # type: ignore[arg-type]  # the stub wants a method
         return app_commands.Command(name=locale_str(name, command=name), description=self._say(about),
-                                    callback=callback, parent=parent)  # fmt: skip
+                                    callback=callback, parent=parent)
 
     def _say(self, message: Msg | str) -> locale_str:
         """`message` in the default language, marked for the translator (a level name is notation)."""
@@ -230,7 +238,7 @@ class CatalogTranslator(app_commands.Translator):
         self.name_in = name_in  # a command's name in a language (the host's `Vocabulary` knows the games' words)
 
     async def translate(self, string: locale_str, locale: discord.Locale,
-                        context: app_commands.TranslationContextTypes) -> str | None:  # fmt: skip
+                        context: app_commands.TranslationContextTypes) -> str | None:
         language = language_of(locale.value)
         if language is None or language == self.default:
             return None

@@ -55,7 +55,7 @@ class Buttons(discord.ui.View):
         for i, button in enumerate(reply.buttons[:MAX_BUTTONS]):
             style = BUTTON_STYLES.get(button.command.lstrip("/").split()[0], discord.ButtonStyle.secondary)
             self.add_item(discord.ui.Button(label=button.label[:MAX_LABEL], custom_id=button.id, style=style,
-                                            row=i // PER_ROW))  # fmt: skip
+                                            row=i // PER_ROW))
 
     def is_dispatchable(self) -> bool:
         return False
@@ -104,7 +104,7 @@ async def followup(interaction: discord.Interaction, reply: Reply, pieces: list[
     if reply.buttons:
         extra["view"] = Buttons(reply)
     await interaction.followup.send(last or "", ephemeral=True, allowed_mentions=discord.AllowedMentions.none(),
-                                    **extra)  # fmt: skip
+                                    **extra)
 
 
 async def defer(interaction: discord.Interaction, *, thinking: bool) -> bool:

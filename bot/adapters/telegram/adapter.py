@@ -42,7 +42,7 @@ from bot.host import Host
 from bot.i18n import LANGUAGES, Translator, t, translator
 from bot.model import TELEGRAM, Event, Public, Reply, User
 from bot.outbox import Undeliverable
-from bot.parser import Command
+from bot.parser import Command, ParseError
 from bot.startup import StartFailed
 from engines.base import Msg
 
@@ -53,7 +53,7 @@ TYPING_EVERY = 4.5  # seconds; a chat action shows for about 5
 TYPING_AT_MOST = 600.0
 # Commands that name a person: a reply to someone's message with one of them names that person.
 PERSON_COMMANDS = {spec.name for spec in (*command_table.GAME_ACTIONS.values(), *command_table.HOST_COMMANDS.values())
-                   if any(arg.kind == "user" for arg in spec.args)}  # fmt: skip
+                   if any(arg.kind == "user" for arg in spec.args)}
 HAND_LINK = re.compile(r"hand_(-?\d{1,20})")
 
 
@@ -82,7 +82,7 @@ def build_application(options: TelegramOptions, reach: Reach | None = None) -> A
     limiter = FloodSafeLimiter(
         overall_max_rate=options.overall_rate, group_max_rate=options.group_rate,
         group_time_period=options.group_period, max_retries=options.max_retries,
-    )  # fmt: skip
+    )
     return (
         Application.builder()
         .token(options.token)
@@ -109,7 +109,7 @@ class Telegram:
         self._typing: dict[int, asyncio.Task[None]] = {}
         self._webhook: Any = None  # the webhook server of a worker that does not register it
         self.watch = (WebhookWatch(self.app, self.reach, options.webhook_url, options.webhook_check,
-                                   options.webhook_errors_for) if options.webhook_url else None)  # fmt: skip
+                                   options.webhook_errors_for) if options.webhook_url else None)
         self.app.add_handler(MessageHandler(filters.UpdateType.MESSAGE & filters.TEXT, self._on_message))
         self.app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._on_migrate))
         self.app.add_handler(CallbackQueryHandler(self._on_callback))
@@ -124,7 +124,7 @@ class Telegram:
             local_mode=settings.telegram_local_mode, webhook_url=settings.telegram_webhook_url,
             webhook_secret=settings.telegram_webhook_secret, webhook_listen=settings.telegram_webhook_listen,
             webhook_port=settings.telegram_webhook_port, webhook_register=settings.telegram_webhook_register,
-        ))  # fmt: skip
+        ))
 
     # --- life cycle ------------------------------------------------------------------
     name = TELEGRAM
@@ -172,10 +172,11 @@ class Telegram:
             await updater.start_webhook(
                 listen=o.webhook_listen, port=o.webhook_port, url_path=urlparse(o.webhook_url).path.lstrip("/"),
                 webhook_url=o.webhook_url, secret_token=secret, allowed_updates=ALLOWED_UPDATES,
-            )  # fmt: skip
+            )
         else:
-            await updater.start_polling(timeout=o.poll_timeout, allowed_updates=ALLOWED_UPDATES,
-                                        error_callback=lambda e: log.warning("polling: %s", e))  # fmt: skip
+            # seconds as a float work (the stub says int)
+            await updater.start_polling(timeout=o.poll_timeout, allowed_updates=ALLOWED_UPDATES,  # type: ignore[arg-type]
+                                        error_callback=lambda e: log.warning("polling: %s", e))
         if self.watch is not None:  # an idle webhook bot asks Telegram nothing: the watch does
             self.watch.start()
 
@@ -239,7 +240,7 @@ class Telegram:
         if message is None:
             return
         old, new = ((message.chat.id, message.migrate_to_chat_id) if message.migrate_to_chat_id
-                    else (message.migrate_from_chat_id, message.chat.id))  # fmt: skip
+                    else (message.migrate_from_chat_id, message.chat.id))
         if old is None or new is None:
             return
         await self.host.move_channel(f"{TELEGRAM}:{old}", f"{TELEGRAM}:{new}")
@@ -276,13 +277,13 @@ class Telegram:
             reply_to = message.reply_to_message
             if (command.name in PERSON_COMMANDS and not command.mentions and reply_to is not None
                     and reply_to.forum_topic_created is None and reply_to.from_user is not None
-                    and not reply_to.from_user.is_bot):  # fmt: skip
+                    and not reply_to.from_user.is_bot):
                 token = f"<@{reply_to.from_user.id}>"
                 text, mentions = f"{text} {token}", {**mentions, token: self._user(reply_to.from_user)}
             origin.fresh_board = command.name == "board"
         moderator = await self._is_moderator(message, command)
         event = Event(f"{TELEGRAM}:{chat.id}", self._user(user, moderator), text, mentions=mentions,
-                      locale=user.language_code)  # fmt: skip
+                      locale=user.language_code)
         await self.host.handle(event, self._responder(origin))
 
     def _command_text(self, message: Message) -> tuple[str, dict[str, User]] | None:
@@ -306,7 +307,7 @@ class Telegram:
             text = word + space + rest
         return text, mentions
 
-    async def _is_moderator(self, message: Message, command: object) -> bool:
+    async def _is_moderator(self, message: Message, command: Command | ParseError | None) -> bool:
         if message.chat.type == ChatType.PRIVATE:
             return True
         if not command_table.needs_moderator(command) or message.from_user is None:
@@ -329,7 +330,7 @@ class Telegram:
         chat = query.message.chat
         origin = Origin(chat.id, query.from_user.id, query=query)
         event = Event(f"{TELEGRAM}:{chat.id}", self._user(query.from_user, chat.type == ChatType.PRIVATE),
-                      button=query.data, locale=query.from_user.language_code)  # fmt: skip
+                      button=query.data, locale=query.from_user.language_code)
         try:
             await self.host.handle(event, self._responder(origin))
         finally:
@@ -341,7 +342,7 @@ class Telegram:
             user = update.inline_query.from_user
             self._user(user)
             await answer_inline(self.host, await self.host.reader(f"{TELEGRAM}:{user.id}", user.language_code),
-                                update.inline_query)  # fmt: skip
+                                update.inline_query)
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         metrics.platform_error(TELEGRAM, "update")
@@ -391,7 +392,7 @@ class Telegram:
             if session_id is not None and await self.host.ai_to_move(session_id):
                 with contextlib.suppress(TelegramError):
                     await self.app.bot.send_chat_action(chat_id, ChatAction.TYPING,
-                                                        message_thread_id=self.out.threads.get(chat_id))  # fmt: skip
+                                                        message_thread_id=self.out.threads.get(chat_id))
                 old = self._typing.pop(chat_id, None)
                 if old is not None:
                     old.cancel()
@@ -407,7 +408,7 @@ class Telegram:
                     return
                 with contextlib.suppress(TelegramError):
                     await self.app.bot.send_chat_action(chat_id, ChatAction.TYPING,
-                                                        message_thread_id=self.out.threads.get(chat_id))  # fmt: skip
+                                                        message_thread_id=self.out.threads.get(chat_id))
         finally:
             if self._typing.get(chat_id) is asyncio.current_task():
                 del self._typing[chat_id]

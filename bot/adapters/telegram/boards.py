@@ -95,7 +95,7 @@ class Boards:
         await self.keep(chat_id, board)
 
     async def pinged(self, chat_id: int, board: BoardMessage, target: str, message_id: int | None,
-                     error: Exception | None = None) -> None:  # fmt: skip
+                     error: Exception | None = None) -> None:
         """The ping's answer (its id), or the error Telegram answered (then nothing was made)."""
         if error is not None and lost(error):
             return  # it may be in the chat: the note says so

@@ -44,15 +44,15 @@ async def answer_inline(host: Host, tr: Translator, query: InlineQuery) -> None:
             about = hand if plays or wanted else tr(t("telegram.inline_not_your_turn", hand=hand))
             results.append(InlineQueryResultArticle(
                 f"hand.{found.session}", title, InputTextMessageContent("/hand"), description=about,
-            ))  # fmt: skip
+            ))
         for i, play in enumerate(page, start):
             results.append(InlineQueryResultArticle(
                 f"play.{found.session}.{found.version}.{i}", tr(t("telegram.inline_play_title", move=play.name)),
                 InputTextMessageContent(f"/move {play.name}"), description=hand,
-            ))  # fmt: skip
+            ))
         more = str(start + PAGE) if start + PAGE < len(plays) else ""
         button = InlineQueryResultsButton(tr(t("telegram.button_open_private")),
-                                          start_parameter=f"hand_{found.channel.partition(':')[2]}")  # fmt: skip
+                                          start_parameter=f"hand_{found.channel.partition(':')[2]}")
         await query.answer(results, cache_time=0, is_personal=True, next_offset=more, button=button)
     except TelegramError as e:  # the query expired while we looked (they last ~10 s)
         log.info("answerInlineQuery failed: %s", e)

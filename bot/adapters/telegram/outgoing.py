@@ -80,7 +80,7 @@ class Sender:
             presser = f"{TELEGRAM}:{origin.user_id}"
             alert = next((i for i, r in enumerate(replies) if r.reader == presser and r.image is None
                           and not r.buttons and r.text and (not r.private or len(r.text) <= ALERT_MAX)),
-                         None)  # fmt: skip
+                         None)
             if alert is not None:
                 origin.skip.add(alert)
                 await self.answer(origin, replies[alert].text, alert=True)
@@ -147,7 +147,7 @@ class Sender:
         text = self._html(tr(t(f"telegram.{key}", name="\x00name\x00", bot=self.username)), name=name)
         button = InlineKeyboardButton(tr(t(f"telegram.{label}")), url=link)
         await self._send_text(origin.chat_id, text, InlineKeyboardMarkup([[button]]),
-                              reply_to=origin.message_id if asked else None)  # fmt: skip
+                              reply_to=origin.message_id if asked else None)
 
     async def _post_private(self, reply: Reply) -> Message | None:
         """`reply` in the private chat of the one person it is for, the only place it can go:
@@ -172,6 +172,7 @@ class Sender:
         """The session's table message: edited in place (editMessageMedia), posted anew when
         there is none yet, it cannot be edited, or someone typed /board. `ids`: as `publish`'s."""
         reply = public.reply
+        assert reply.image is not None  # only a board with its picture comes here (`publish`)
         ids = [] if ids is None else ids
         chat_id, session = origin.chat_id, reply.session or 0
         target = reply.mentions[0] if reply.mentions else None
@@ -180,16 +181,16 @@ class Sender:
         if reply.mentions:
             links = [self._mention_html(u, reply.names, tr) for u in reply.mentions]
             caption += "\n" + self._html(tr(t("telegram.invited", mentions="\x00mentions\x00")),
-                                          mentions=" ".join(links))  # fmt: skip
+                                          mentions=" ".join(links))
         caption = _fit_html(caption, CAPTION_MAX)
         markup = self._keyboard(reply.buttons)
         board = await self.boards.get(chat_id)
         if not ids and board is not None and board.session == session and not origin.fresh_board and not board.unsure:
             media = InputMediaPhoto(InputFile(reply.image, filename=reply.image_name, attach=True), caption=caption,
-                                    parse_mode=ParseMode.HTML)  # fmt: skip
+                                    parse_mode=ParseMode.HTML)
             try:
                 await self.app.bot.edit_message_media(media, chat_id=chat_id, message_id=board.message_id,
-                                                      reply_markup=markup)  # fmt: skip
+                                                      reply_markup=markup)
                 ids.append(str(board.message_id))
             except BadRequest as e:
                 if "not modified" in str(e).lower():
@@ -213,7 +214,7 @@ class Sender:
             await self.boards.posted(chat_id, BoardMessage(session, sent.message_id, pinged=target), old)
 
     async def _ping(self, board: BoardMessage, chat_id: int, target: str, names: Mapping[str, str],
-                    tr: Translator) -> None:  # fmt: skip
+                    tr: Translator) -> None:
         """An edit notifies nobody: a short message, as a reply to the board, tells the player."""
         mention = self._mention_html(target, names, tr)
         text = self._html(tr(t("telegram.your_turn", mention="\x00mention\x00")), mention=mention)
@@ -248,7 +249,7 @@ class Sender:
                 chat_id, InputFile(reply.text.encode(), filename=reply.document), caption=first,
                 parse_mode=ParseMode.HTML, reply_markup=markup, message_thread_id=self.threads.get(chat_id),
                 reply_parameters=_reply_to(reply_to),
-            )  # fmt: skip
+            )
             self.boards.saw(chat_id, sent.message_id, made=True)
             return sent
         if reply.image is None:
@@ -258,7 +259,7 @@ class Sender:
             chat_id, InputFile(reply.image, filename=reply.image_name), caption=body if fits else None,
             parse_mode=ParseMode.HTML, reply_markup=markup if fits or not body.strip() else None,
             message_thread_id=self.threads.get(chat_id), reply_parameters=_reply_to(reply_to),
-        )  # fmt: skip
+        )
         self.boards.saw(chat_id, sent.message_id, made=True)
         if not fits:
             await self._send_text(chat_id, body, markup)
@@ -274,7 +275,7 @@ class Sender:
             sent = await self.app.bot.send_message(
                 chat_id, chunk, parse_mode=ParseMode.HTML, reply_markup=markup if last else None,
                 message_thread_id=self.threads.get(chat_id), reply_parameters=_reply_to(reply_to if not i else None),
-            )  # fmt: skip
+            )
             self.boards.saw(chat_id, sent.message_id, made=True)
         return sent
 
@@ -295,7 +296,7 @@ class Sender:
 
     def _keyboard(self, buttons: tuple[Button, ...]) -> InlineKeyboardMarkup | None:
         keys = [InlineKeyboardButton(b.label, callback_data=b.id) for b in buttons
-                if 1 <= len(b.id.encode()) <= CALLBACK_DATA_MAX and b.label.strip()][:BUTTONS_MAX]  # fmt: skip
+                if 1 <= len(b.id.encode()) <= CALLBACK_DATA_MAX and b.label.strip()][:BUTTONS_MAX]
         if not keys:
             return None
         return InlineKeyboardMarkup([keys[i : i + BUTTONS_PER_ROW] for i in range(0, len(keys), BUTTONS_PER_ROW)])

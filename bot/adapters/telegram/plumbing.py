@@ -20,7 +20,7 @@ from bot.model import TELEGRAM
 UNTHROTTLED = frozenset({
     "sendChatAction", "getChatMember", "deleteMessage", "answerCallbackQuery", "answerInlineQuery",
     "getMe", "setMyCommands", "deleteWebhook", "setWebhook", "getUpdates", "getWebhookInfo",
-})  # fmt: skip
+})
 
 
 class FloodSafeLimiter(AIORateLimiter):

@@ -1,0 +1,165 @@
+"""What a tournament says: the round's pairings, the standings, the bracket and the podium, each
+as a picture (`render.tournament`) with its text twin, in the reader's language."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from bot.core import Core, title
+from bot.i18n import Translator, t
+from bot.model import EVERYONE, Reply
+from bot.tournament import pairing
+from bot.tournament.model import EventGame, Tournament
+from engines.base import Msg
+from render import tournament as pictures
+from render.standings import GameCard
+
+log = logging.getLogger(__name__)
+
+
+def name(core: Core, event: Tournament) -> Msg:
+    """"Gomoku Swiss"."""
+    return t("tournament.name", game=title(core.games[event.game]), format=t(f"tournament.format_{event.format}"))
+
+
+def who(event: Tournament, entrant: str) -> str:
+    entry = event.entry(entrant)
+    return ("🤖 " if entry is not None and entry.bot else "") + (entry.name if entry is not None else entrant)
+
+
+def number(value: float) -> str:
+    """Points as people write them: 2, 2.5, -1.5 (never 2.0)."""
+    return f"{value:.2f}".rstrip("0").rstrip(".") if value != int(value) else str(int(value))
+
+
+def game_line(event: Tournament, game: EventGame, tr: Translator) -> str:
+    players = tr(t("host.versus")).join(who(event, p) for p in game.players)
+    if game.bye:
+        return tr(t("tournament.bye", name=players))
+    if game.points is not None:
+        scores = " – ".join(number(p) for p in game.points)
+        return tr(t("tournament.game_over", players=players, points=scores))
+    return tr(t("tournament.table", table=game.table + 1, players=players))
+
+
+def pairings(core: Core, event: Tournament, tr: Translator, games: list[EventGame]) -> Reply:
+    head = t("tournament.round_paired", event=name(core, event), round=event.round,
+             rounds=event.rounds or event.round)
+    lines = [tr(head), *(game_line(event, g, tr) for g in games)]
+    return Reply("\n".join(lines), audience=EVERYONE)
+
+
+def standings_view(core: Core, event: Tournament, tr: Translator, final: bool) -> tuple[dict[str, Any], list[str]]:
+    table = pairing.standings(event.everyone(), event.played())
+    head = tr(t("tournament.final_standings" if final else "tournament.standings", event=name(core, event),
+                round=event.round, rounds=event.rounds or event.round))
+    subtitle = tr(t("tournament.entrants", count=len(event.entries)))
+    rows = []
+    for s in table:
+        entry = event.entry(s.id)
+        rows.append({"rank": s.rank, "name": entry.name if entry else s.id, "points": number(s.points),
+                     "buchholz": number(s.buchholz), "sonneborn": number(round(s.sonneborn, 2)), "wins": s.wins,
+                     "ai": bool(entry and entry.bot), "out": bool(entry and entry.withdrawn)})
+    headings = {k: tr(t(f"tournament.heading_{k}")) for k in ("name", "points", "buchholz", "sonneborn", "wins")}
+    view = {"title": head, "subtitle": subtitle, "headings": headings, "rows": rows,
+            "footer": tr(t("tournament.tie_breaks"))}
+    lines = [f"{head} · {subtitle}"]
+    lines += [tr(t("tournament.standings_line", rank=r["rank"], name=("🤖 " if r["ai"] else "") + str(r["name"]),
+                   points=r["points"], buchholz=r["buchholz"], sonneborn=r["sonneborn"], wins=r["wins"]))
+              + (" " + tr(t("tournament.withdrawn")) if r["out"] else "") for r in rows]
+    return view, lines
+
+
+def bracket_view(core: Core, event: Tournament, tr: Translator) -> tuple[dict[str, Any], list[str]]:
+    gone = [e.entrant for e in event.entries if e.withdrawn]
+    bracket = pairing.knockout(event.everyone(), event.played(), gone)
+    seeds = {e.id: i + 1 for i, e in enumerate(sorted(event.everyone(), key=lambda e: (-e.rating, e.id)))}
+
+    def side(entrant: str | None) -> dict[str, Any] | None:
+        entry = event.entry(entrant) if entrant else None
+        return None if entry is None else {"name": entry.name, "seed": seeds[entry.entrant], "ai": entry.bot}
+
+    head = tr(t("tournament.bracket", event=name(core, event)))
+    rounds, lines = [], [head]
+    for r, matches in enumerate(bracket.rounds, 1):
+        label = tr(t("tournament.round_name", round=r))
+        lines.append(label)
+        shown = []
+        for m in matches:
+            winner = None if m.winner is None else (0 if m.winner == m.a else 1)
+            score = " ".join(number(g.points[g.players.index(m.a)]) for g in m.games) if m.games and m.a else ""
+            shown.append({"a": side(m.a), "b": side(m.b), "winner": winner, "score": score})
+            names = tr(t("host.versus")).join(who(event, p) for p in (m.a, m.b) if p)
+            lines.append(("✓ " + who(event, m.winner) + " · " if m.winner else "") + names)
+        rounds.append({"name": label, "matches": shown})
+    champion = side(bracket.champion)
+    return {"title": head, "subtitle": "", "rounds": rounds, "champion": champion, "footer": ""}, lines
+
+
+def podium_view(core: Core, event: Tournament, tr: Translator) -> tuple[dict[str, Any], list[str]]:
+    table = pairing.standings(event.everyone(), event.played())
+    if event.format == "knockout":  # the places the bracket gives: the champion, then the final's loser
+        bracket = pairing.knockout(event.everyone(), event.played(), [e.entrant for e in event.entries
+                                                                      if e.withdrawn])
+        final = bracket.rounds[-1][0] if bracket.rounds else None
+        order = [p for p in (bracket.champion, final and (final.b if final.winner == final.a else final.a)) if p]
+        table.sort(key=lambda s: (s.id not in order, order.index(s.id) if s.id in order else 0))
+    places = []
+    for s in table[:3]:
+        entry = event.entry(s.id)
+        shown = tr(t("tournament.points", points=number(s.points)))
+        places.append({"name": entry.name if entry else s.id, "points": shown, "ai": bool(entry and entry.bot)})
+    head = tr(t("tournament.podium", event=name(core, event)))
+    lines = [head] + [f"{i}. {'🤖 ' if p['ai'] else ''}{p['name']} · {p['points']}" for i, p in enumerate(places, 1)]
+    return {"title": head, "subtitle": tr(t("tournament.entrants", count=len(event.entries))), "places": places,
+            "footer": ""}, lines
+
+
+async def drawn(core: Core, draw: Callable[[dict[str, Any]], bytes], view: dict[str, Any], lines: list[str],
+                image_name: str) -> Reply:
+    """The picture captioned with the first line, the rest its text twin; the text alone if the
+    picture cannot be drawn."""
+    try:
+        image = await core.pictures.call(draw, view)
+    except Exception:
+        log.exception("drawing %s failed; the text goes instead", image_name)
+        return Reply("\n".join(lines), audience=EVERYONE)
+    return Reply(lines[0], image=image, image_name=image_name, text_board="\n".join(lines[1:]), audience=EVERYONE)
+
+
+async def after_round(core: Core, event: Tournament, tr: Translator, final: bool) -> list[Reply]:
+    """The standings (and a knockout's bracket) after a round; at the end the podium too."""
+    said = []
+    if event.format == "knockout":
+        view, lines = bracket_view(core, event, tr)
+        said.append(await drawn(core, pictures.bracket, view, lines, "bracket.png"))
+    if event.format != "knockout" or final:
+        view, lines = standings_view(core, event, tr, final)
+        said.append(await drawn(core, pictures.standings, view, lines, "standings.png"))
+    if final:
+        view, lines = podium_view(core, event, tr)
+        said.append(await drawn(core, pictures.podium, view, lines, "podium.png"))
+    return said
+
+
+async def card(core: Core, user_id: str, tr: Translator) -> tuple[GameCard, list[str]] | None:
+    """`user_id`'s tournaments for the `/stats` picture (the latest ones: place, points, how it
+    stands) and its lines of text; None before their first."""
+    events = await core.store.events_of(user_id)
+    if not events:
+        return None
+    lines = []
+    for event in events:
+        table = pairing.standings(event.everyone(), event.played())
+        mine = next((s for s in table if s.id == user_id), None)
+        status = tr(t(f"tournament.status_{event.status.value}"))
+        lines.append(tr(t("tournament.stats_line", event=name(core, event), rank=mine.rank if mine else "–",
+                          count=len(event.entries), points=number(mine.points) if mine else "0",
+                          status=status)))  # fmt: skip
+    won = sum(1 for e in events if e.status.value == "finished" and
+              pairing.standings(e.everyone(), e.played())[0].id == user_id)  # fmt: skip
+    shown = GameCard(title=tr(t("tournament.stats_title")), rating=str(len(events)),
+                     change=tr(t("tournament.stats_won", count=won)), history=[], lines=lines[:2], recent=[])
+    return shown, [tr(t("tournament.stats_header")), *("  " + line for line in lines)]
