@@ -28,7 +28,7 @@ async def finished(table):
 
 
 @pytest.mark.parametrize(("game", "options"), [("nim", "3 4 5"), ("gomoku", "freestyle"), ("doudizhu", ""),
-                                               ("checkers", "")])  # fmt: skip
+                                               ("checkers", "")])
 async def test_a_swiss_of_seven_bots(tmp_path: Path, game: str, options: str) -> None:
     table = await open_table(tmp_path / "t.db", Clock())
     try:
@@ -61,7 +61,7 @@ async def test_a_swiss_of_seven_bots(tmp_path: Path, game: str, options: str) ->
         texts = "\n".join(r.text + "\n" + (r.text_board or "") for r in table.delivered)
         assert "final standings" in texts and "podium" in texts
         assert [r.image_name for r in table.delivered if r.image_name in ("standings.png", "podium.png")][-2:] == \
-            ["standings.png", "podium.png"]  # fmt: skip
+            ["standings.png", "podium.png"]
     finally:
         await close_table(table)
 
