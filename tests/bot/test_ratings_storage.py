@@ -199,7 +199,7 @@ async def test_a_file_the_ratings_release_wrote_gains_the_leases_and_keeps_its_r
         await db.execute("PRAGMA user_version=3")
     store = await open_storage(str(path))
     try:
-        assert await store.schema_version() == len(MIGRATIONS) == 8
+        assert await store.schema_version() == len(MIGRATIONS) >= 8
         assert (await store.skills("nim"))["u:a"].mu == 30.0
         await finished(store, "c:1", [("u:a", 1, None), ("u:b", 2, None)], NOW)
         assert (await store.skills("nim"))["u:a"].mu > 30.0 and await store.claim(NOW, "me", 60) == []
