@@ -29,7 +29,9 @@ def review(record: Record, work: int | None = None) -> Review:
         used += looked
         named = game.move_text(state, better) if better else None
         mistakes.append(Mistake(len(chances) - 1, seat, game.move_text(state, move), named, 1.0, True,
-                                msg("review.nim_lost_win", move=game.move_text(state, move), better=named or "")))
+                                msg("review.nim_lost_win", heap=move.heap + 1, count=move.count,
+                                    better_heap=better.heap + 1 if better else 0,
+                                    better_count=better.count if better else 0)))
     return finish("nim", ((0,), (1,)), [seat for _, seat, m in steps if m is not None], chances,
                   [True] * len(chances), mistakes, lambda m: _board(game, steps[m.ply][0], steps[m.ply][2], m), used,
                   record.winners)

@@ -140,6 +140,8 @@ def _board(view: ReviewPicture, ctx: RenderContext) -> Image.Image:
         heaps = list(board["heaps"])
         heaps[heap] -= count
         board = {**board, "heaps": heaps, "last": {"heap": heap, "count": count, "seat": critical["seat"]}}
+    if game == "checkers":  # the two moves are the paths drawn, not the one before them
+        board = {**board, "last": None}
     shown = RenderContext(ctx.names, critical["seat"], None, ctx.tr, ai_seats=ctx.ai_seats)
     with Image.open(io.BytesIO(draw_game(game, board, shown))) as drawn:
         image = drawn.convert("RGB")
@@ -161,6 +163,9 @@ def _board(view: ReviewPicture, ctx: RenderContext) -> Image.Image:
             if marks.get(key):
                 holes = [cast(int, checkers_board.parse_label(label)) for label in marks[key]]
                 checkers_picture._path(image, holes, colour)
+                x, y = checkers_picture.centre(holes[-1])  # where it lands, ringed: a step's arrow is short
+                r = checkers_picture.HOLE_R + 4
+                overlay.ellipse((x - r, y - r, x + r, y + r), outline=colour, width=5)
     return image
 
 

@@ -22,7 +22,7 @@ SEATS = re.compile(r"(?:seats|players)=(\S{1,12})")
 # The formats' other words (as typed in either language).
 FORMAT_WORDS = {"swiss": "swiss", "瑞士": "swiss", "瑞士制": "swiss", "roundrobin": "roundrobin", "rr": "roundrobin",
                 "循环": "roundrobin", "循环赛": "roundrobin", "knockout": "knockout", "ko": "knockout",
-                "淘汰": "knockout", "淘汰赛": "knockout"}  # fmt: skip
+                "淘汰": "knockout", "淘汰赛": "knockout"}
 EVENT_WORDS = ("tournament", "event", "比赛", "锦标赛")
 MOST_ENTRANTS = 64
 
@@ -54,16 +54,16 @@ async def open_event(core: Core, r: Request) -> list[Reply]:
         raise Refusal("tournament.two_seats_only", format=t(f"tournament.format_{format}"))
     now = core.clock()
     settings = {"rounds": count or 0, "turn_seconds": turn_seconds, "seats": setup.seats,
-                "game_options": setup.options}  # fmt: skip
+                "game_options": setup.options}
     event = Tournament(r.event.channel, game.name, format, EventStatus.OPEN, r.user.id, settings, now, now,
-                       entries=[await _entry(core, game.name, r.user.id, r.user.name, r.user.handle)])  # fmt: skip
+                       entries=[await _entry(core, game.name, r.user.id, r.user.name, r.user.handle)])
     await core.store.event_create(event)
     head = t("tournament.opened", name=r.user.name, event=views.name(core, event))
     return [Reply("\n".join([r.tr(head), r.tr(t("tournament.how_to_enter", name=r.user.name))]), audience=EVERYONE)]
 
 
 async def _entry(core: Core, game: str, entrant: str, name: str, handle: str | None = None,
-                 level: str | None = None) -> Entry:  # fmt: skip
+                 level: str | None = None) -> Entry:
     player = rating_model.AI + level if level else entrant
     skill = (await core.store.skills(game, [player])).get(player)
     return Entry(entrant, name, round(skill.ordinal, 3) if skill else 0.0, level, handle)

@@ -157,9 +157,9 @@ async def card(core: Core, user_id: str, tr: Translator) -> tuple[GameCard, list
         status = tr(t(f"tournament.status_{event.status.value}"))
         lines.append(tr(t("tournament.stats_line", event=name(core, event), rank=mine.rank if mine else "–",
                           count=len(event.entries), points=number(mine.points) if mine else "0",
-                          status=status)))  # fmt: skip
+                          status=status)))
     won = sum(1 for e in events if e.status.value == "finished" and
-              pairing.standings(e.everyone(), e.played())[0].id == user_id)  # fmt: skip
+              pairing.standings(e.everyone(), e.played())[0].id == user_id)
     shown = GameCard(title=tr(t("tournament.stats_title")), rating=str(len(events)),
                      change=tr(t("tournament.stats_won", count=won)), history=[], lines=lines[:2], recent=[])
     return shown, [tr(t("tournament.stats_header")), *("  " + line for line in lines)]

@@ -15,10 +15,15 @@ from collections.abc import Iterable
 from bot.model import CONSOLE
 from bot.session import Session, SessionStatus
 from bot.storage import PLACE, Storage
+from bot.tournament.model import Tournament
 
 WEB = "web"  # channel setting: "on" or "off"
 DEFAULT_ON = (f"{CONSOLE}:",)  # channels shown unless they say "off"
-GAME, PLAYER, PLACE_KIND = "game", "player", "place"
+GAME, PLAYER, PLACE_KIND, EVENT = "game", "player", "place", "event"
+
+
+class NotFound(Exception):
+    """No such page, or not one the web may show (said the same way: nothing tells which)."""
 
 
 def new_id() -> str:
@@ -48,6 +53,17 @@ async def shown_game(store: Storage, token: str) -> Session | None:
     if session is None or session.status != SessionStatus.FINISHED or session.state is None:
         return None
     return session if await allowed(store, session.channel) else None
+
+
+async def shown_event(store: Storage, token: str) -> Tournament | None:
+    """The tournament `token` names, if its channel allows the web now (one not begun is not shown)."""
+    target = await store.web_target(token)
+    if target is None or target[0] != EVENT or not target[1].isdigit():
+        return None
+    event = await store.event_get(int(target[1]))
+    if event is None or event.round == 0:
+        return None
+    return event if await allowed(store, event.channel) else None
 
 
 async def shown_places(store: Storage) -> set[str]:

@@ -14,16 +14,13 @@ from bot import rating_store, review
 from bot.core import Core, title
 from bot.i18n import Translator, t
 from bot.session import Session
-from bot.web import access, replay
+from bot.web import access, events, replay
+from bot.web.access import NotFound
 
 RECENT = 20  # finished games a page lists
 BOARD_PAGE = 25  # leaderboard rows a page
 MOST_PAGES = 1000  # no page number past this is read
 PLOT_WIDTH, PLOT_HEIGHT, PLOT_PAD = 320, 96, 8
-
-
-class NotFound(Exception):
-    """No such page, or not one the web may show (said the same way: nothing tells which)."""
 
 
 @dataclass
@@ -169,6 +166,8 @@ async def game(core: Core, tr: Translator, token: str, ply: str | None) -> dict[
     shown = [{"ply": s.ply, "who": names[s.seat] if s.seat is not None else "", "move": s.move, "hands": list(s.hands)}
              for s in steps]
     found = await replay.stored_review(core, session)
+
     return {"token": token, "title": tr(title(g)), "game": g.name, "players": names, "when": when(session.updated_at),
             "review": review.lines(session, found, tr) if found is not None else [],
+            "event": await events.of_game(core, session.id or 0, tr),
             "result": replay.result(session, tr), "steps": shown, "count": len(moves), "at": at}

@@ -24,7 +24,7 @@ from bot.core import Core
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator, language_of, t, translator
 from bot.startup import StartFailed
 from bot.storage import StorageUnavailable
-from bot.web import access, pages, replay
+from bot.web import access, events, pages, replay
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +85,7 @@ class Site:
         app.router.add_get("/leaderboard/{game}", self._leaderboard)
         app.router.add_get("/player/{token}", self._player)
         app.router.add_get("/game/{token}", self._game)
+        app.router.add_get("/tournament/{token}", self._tournament)
         app.router.add_get(r"/game/{token}/{lang:[a-z]{2}}/{ply:\d{1,6}}.png", self._picture)
         app.router.add_get(r"/game/{token}/{lang:[a-z]{2}}/review.png", self._picture)
         app.router.add_static("/static", HERE / "static")
@@ -127,6 +128,10 @@ class Site:
         ply = request.query.get("ply")
         return await self._page(request, "game.html", lambda tr: pages.game(self.core, tr, token, ply))
 
+    async def _tournament(self, request: web.Request) -> web.StreamResponse:
+        token = request.match_info["token"]
+        return await self._page(request, "event.html", lambda tr: events.tournament(self.core, tr, token))
+
     async def _picture(self, request: web.Request) -> web.StreamResponse:
         language, ply = request.match_info["lang"], request.match_info.get("ply")
         image = None
@@ -153,7 +158,7 @@ class Site:
         tr = translator(language)
         try:
             data, status = await read(tr), 200
-        except pages.NotFound:
+        except access.NotFound:
             data, status, template = {}, 404, "missing.html"
         except StorageUnavailable:
             data, status, template = {}, 503, "missing.html"

@@ -41,7 +41,7 @@ async def test_a_review_is_stored_once_and_served_again(table: Table) -> None:
     await nim(table, "1 1", "2 4", "3 5", "1 2")  # each side lets the win go in turn; Bob takes the last
     first = await table.say(CAROL, "/review")
     assert len(asked) == 1 and first[0].audience == EVERYONE
-    assert first[0].text.startswith("Move 3, Alice took 3 5 from a winning position and left the other a win (3 3")
+    assert first[0].text.startswith("Move 3, Alice took 5 from heap 3 and left the other a win (taking 3 from heap 3")
     assert "Bob won from there." in first[0].text and "Mistakes found: Alice 2, Bob 1." in first[0].text
     picture(first[0].image)
     session = await table.session()
@@ -59,7 +59,7 @@ async def test_review_is_refused_while_a_game_is_played_and_n_names_an_earlier_g
     await table.say(BOB, "/resign")  # the rematch: Bob moves first and resigns
     latest = await table.text(ALICE, "/review")  # the rematch: no move was made
     assert latest == "The review found no mistake its search could prove or estimate.\nAlice won."
-    assert (await table.text(ALICE, "/review 2")).startswith("Move 2, Bob took 2 4 from a winning position")
+    assert (await table.text(ALICE, "/review 2")).startswith("Move 2, Bob took 4 from heap 2 and left the other a win")
     assert (await table.text(ALICE, "/review 3")) == "Use /review N with N from 1 (the latest finished game) to 2."
 
 

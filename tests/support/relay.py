@@ -85,9 +85,13 @@ def install() -> None:
     """Make the host offer /relay (only in the test process and its AI thread)."""
     engines.REGISTRY["relay"] = "tests.support.relay:Relay"
     render.MODULES["relay"] = "tests.support.relay_render"
-    entries = catalog("en")
-    entries["relay.title"] = "Relay"  # type: ignore[index]
-    entries["relay.rules"] = "Add 1, 2 or 3; whoever reaches 21 wins."  # type: ignore[index]
-    entries["relay.option_players"] = "How many players"  # type: ignore[index]
-    entries["relay.option_players_3"] = "3 players"  # type: ignore[index]
-    entries["relay.option_players_4"] = "4 players"  # type: ignore[index]
+    # Both languages, as a game's catalogs would: tests/bot/test_catalogs.py may run after this in the process.
+    words = {
+        "en": ("Relay", "Add 1, 2 or 3; whoever reaches 21 wins.", "How many players", "3 players", "4 players"),
+        "zh": ("接力", "每次加 1、2 或 3；先到 21 者胜。", "几名玩家", "3 人", "4 人"),
+    }
+    for language, texts in words.items():
+        entries = catalog(language)
+        keys = ("title", "rules", "option_players", "option_players_3", "option_players_4")
+        for key, text in zip(keys, texts, strict=True):
+            entries[f"relay.{key}"] = text  # type: ignore[index]

@@ -28,7 +28,7 @@ async def finished(table):
 
 
 @pytest.mark.parametrize(("game", "options"), [("nim", "3 4 5"), ("gomoku", "freestyle"), ("doudizhu", ""),
-                                               ("checkers", "")])  # fmt: skip
+                                               ("checkers", "")])
 async def test_a_swiss_of_seven_bots(tmp_path: Path, game: str, options: str) -> None:
     table = await open_table(tmp_path / "t.db", Clock())
     try:
@@ -61,7 +61,7 @@ async def test_a_swiss_of_seven_bots(tmp_path: Path, game: str, options: str) ->
         texts = "\n".join(r.text + "\n" + (r.text_board or "") for r in table.delivered)
         assert "final standings" in texts and "podium" in texts
         assert [r.image_name for r in table.delivered if r.image_name in ("standings.png", "podium.png")][-2:] == \
-            ["standings.png", "podium.png"]  # fmt: skip
+            ["standings.png", "podium.png"]
     finally:
         await close_table(table)
 
@@ -110,7 +110,7 @@ async def test_a_knockout_with_a_draw_plays_a_decider(tmp_path: Path) -> None:
         podium = next(r for r in table.delivered if r.image_name == "podium.png")
         assert podium.text_board.startswith("1. Bob")
         stats = (await table.say(BOB, "/stats"))[0]
-        assert "Gomoku knockout: 1 of 2 · 1.5 pts · over" in (stats.text_board or stats.text)
+        assert "Gomoku knockout: 1 of 2 · score 1.5 · over" in (stats.text_board or stats.text)
         assert stats.image is not None
     finally:
         await close_table(table)
@@ -154,6 +154,7 @@ async def test_withdrawing_and_cancelling(tmp_path: Path) -> None:
         await table.say(ALICE, "/nim tournament roundrobin 3")
         assert "two-player" not in await table.text(BOB, "/join")
         assert "already in" in await table.text(BOB, "/join")
+        assert "Nim round robin, taking entries: Alice, Bob" in await table.text(BOB, "/standings")
         assert "level is one of" in await table.text(BOB, "/join bot superhuman")
         assert "Only the organiser" in await table.text(BOB, "/go")
         assert "already has a tournament" in await table.text(BOB, "/gomoku tournament")
@@ -167,5 +168,7 @@ async def test_withdrawing_and_cancelling(tmp_path: Path) -> None:
         assert "Mo cancelled" in await table.text(MOD, "/cancel tournament")
         event = await table.store.event_latest(table.channel)
         assert event.status == EventStatus.CANCELLED and event.entry(BOB.id).withdrawn == 1
+        standings = (await table.say(BOB, "/standings"))[0]
+        assert standings.image_name == "standings.png" and "Bob — score 0" in standings.text_board
     finally:
         await close_table(table)
