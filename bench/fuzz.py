@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any
 
 import engines
+import engines.review
 import render
 from bot import command_table
 from bot.host import Host
@@ -105,6 +106,10 @@ class StubAI:
         s = g.from_json(state)
         self.moves += 1
         return pick(g, s, seat, random.Random(seed)), {}
+
+    async def review(self, record: Any) -> Any:
+        """A real review of a finished game, at a small budget (replies are checked here, not reviews)."""
+        return engines.review.run(record, 200)
 
     async def warm_up(self) -> None:
         pass

@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.puzzles import catalog
+from engines.gomoku import Gomoku, Point
+from engines.gomoku.puzzles import state_of, winning_moves
 from engines.puzzles import puzzles_of
 from tests.discord.conftest import PNG, Bot, first_channel, run, said_to, start_bot
 from tests.discord.fake import ALICE, BOB, FakeDiscord, Person
@@ -19,6 +21,15 @@ async def next_move(bot: Bot, channel: int, person: Person = ALICE) -> str | Non
         return None
     game, data = catalog.find(attempt.puzzle) or ("", None)
     return puzzles_of(game).solution(data, attempt.position)[0]
+
+
+async def losing_gomoku_move(bot: Bot, channel: int) -> str:
+    """An empty point of Alice's open Gomoku puzzle that does not win."""
+    attempt = await bot.host.store.puzzle_attempt(f"discord:{channel}", f"discord:{ALICE.id}")
+    assert attempt is not None
+    state = state_of(attempt.position)
+    good = set(winning_moves(state))
+    return next(p.name for p in Gomoku().legal_moves(state, state.turn) if isinstance(p, Point) and p not in good)
 
 
 async def losing_nim_move(bot: Bot, channel: int) -> str:
@@ -55,8 +66,8 @@ async def test_a_wrong_move_and_a_hint_are_answered_the_better_move_to_the_playe
     await run(fake, ALICE, "puzzle", channel, what="gomoku")
     hint = await said_to(fake, await run(fake, ALICE, "puzzle", channel, what="hint"), "Try ")
     assert hint.ephemeral and hint.visible_to == ALICE.id
-    await run(fake, ALICE, "answer", channel, move="a1")
-    assert fake.last(channel, "✗ a1 lets the win go: Alice's puzzle is over.") is not None
+    await run(fake, ALICE, "answer", channel, move=await losing_gomoku_move(bot, channel))
+    assert fake.last(channel, "lets the win go: Alice's puzzle is over.") is not None
     assert fake.last(channel, "Not rated.") is not None  # the hint made it count for nothing
     everyone = " ".join(m.content for m in fake.channel(channel))
     assert "Try " not in everyone and "A move that kept the win" not in everyone

@@ -154,6 +154,7 @@ async def test_withdrawing_and_cancelling(tmp_path: Path) -> None:
         await table.say(ALICE, "/nim tournament roundrobin 3")
         assert "two-player" not in await table.text(BOB, "/join")
         assert "already in" in await table.text(BOB, "/join")
+        assert "Nim round robin, taking entries: Alice, Bob" in await table.text(BOB, "/standings")
         assert "level is one of" in await table.text(BOB, "/join bot superhuman")
         assert "Only the organiser" in await table.text(BOB, "/go")
         assert "already has a tournament" in await table.text(BOB, "/gomoku tournament")
@@ -167,5 +168,7 @@ async def test_withdrawing_and_cancelling(tmp_path: Path) -> None:
         assert "Mo cancelled" in await table.text(MOD, "/cancel tournament")
         event = await table.store.event_latest(table.channel)
         assert event.status == EventStatus.CANCELLED and event.entry(BOB.id).withdrawn == 1
+        standings = (await table.say(BOB, "/standings"))[0]
+        assert standings.image_name == "standings.png" and "Bob — score 0" in standings.text_board
     finally:
         await close_table(table)
