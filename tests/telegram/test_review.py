@@ -31,3 +31,19 @@ async def test_a_gomoku_blunder_reviewed_by_button_and_in_chinese(world: World) 
     again = await api.wait(lambda: [c for c in api.of("sendPhoto", chat_id=GROUP) if c.text.startswith("第 6 步")])
     assert "让黑棋立刻取胜" in again[0].text and "此后 Alice 获胜。" in again[0].text
     assert api.broken_rules() == []
+
+
+async def test_a_nim_review_matches_the_theory(world: World) -> None:
+    api = world.api
+    await api.say(world.alice, GROUP, "/nim start 3 4 5")
+    await api.wait(lambda: api.to_chat(GROUP))
+    await api.say(world.bob, GROUP, "/join")
+    await api.wait(lambda: api.of("sendPhoto", chat_id=GROUP))
+    for i, move in enumerate(("1 1", "2 4", "3 5", "1 2")):  # each lets the win go (3 4 5 is won for Alice)
+        await api.say(world.alice if i % 2 == 0 else world.bob, GROUP, f"/take {move}")
+    await api.wait(lambda: [c for c in api.to_chat(GROUP) if "Bob wins" in c.text])
+    await api.say(world.carol, GROUP, "/review")
+    shown = await api.wait(lambda: [c for c in api.of("sendPhoto", chat_id=GROUP) if c.text.startswith("Move 3")])
+    assert shown[0].text.startswith("Move 3, Alice took 5 from heap 3 and left the other a win (taking 3 from heap 3")
+    assert "Mistakes found: Alice 2, Bob 1." in shown[0].text
+    picture(shown[0].photo)
