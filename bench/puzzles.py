@@ -3,6 +3,7 @@
     nice -n 10 .venv/bin/python -m bench.puzzles gomoku --seed 1 --count 320
     nice -n 10 .venv/bin/python -m bench.puzzles doudizhu --seed 1 --count 320
     nice -n 10 .venv/bin/python -m bench.puzzles checkers --seed 1 --count 320
+    nice -n 10 .venv/bin/python -m bench.puzzles doudizhu --seed 1 --count 320 --resume   # go on with the file
 
 The project's AIs play games (the seed makes each game, so the same command writes the same
 file); every position of a game is a candidate, kept when the game's exact search verifies it
@@ -30,7 +31,7 @@ from engines.puzzles import puzzles_of
 DATA = Path(__file__).resolve().parent.parent / "bot" / "puzzles" / "data"
 
 
-def gomoku(seed: int) -> Iterator[dict[str, Any]]:
+def gomoku(seed: int, first: int = 0) -> Iterator[dict[str, Any]]:
     """Games of the easy and medium AIs (each seat's level drawn per game); the first position of each
     colour in a game where it has a VCF of one four or more."""
     from engines.gomoku import Gomoku
@@ -39,7 +40,7 @@ def gomoku(seed: int) -> Iterator[dict[str, Any]]:
     from engines.gomoku.puzzles import vcf_depth
 
     game, kind = Gomoku(), puzzles_of("gomoku")
-    for number in range(10**9):
+    for number in range(first, 10**9):
         rng = random.Random(f"{seed}:{number}")
         state = game.new_state({}, 2, number)
         levels = [rng.choice(["easy", "medium"]) for _ in range(2)]
@@ -65,14 +66,14 @@ def gomoku(seed: int) -> Iterator[dict[str, Any]]:
             board.make(geometry(state.size).index(move.col, move.row), 1 + seat)
 
 
-def doudizhu(seed: int) -> Iterator[dict[str, Any]]:
+def doudizhu(seed: int, first: int = 0) -> Iterator[dict[str, Any]]:
     """Games of the easy AI; the positions with at most 28 cards in all, and those one other move away."""
     from engines.doudizhu import DouDizhu
     from engines.doudizhu.state import seat_to_move
 
     game, kind = DouDizhu(), puzzles_of("doudizhu")
     seen: set[str] = set()
-    for number in range(10**9):
+    for number in range(first, 10**9):
         rng = random.Random(f"{seed}:{number}")
         state = game.new_state({}, 3, number)
         while (seat := game.to_move(state)) is not None:
@@ -101,31 +102,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--count", type=int, default=320)
     parser.add_argument("--out", type=Path, help="default: bot/puzzles/data/<game>.json")
+    parser.add_argument("--resume", action="store_true", help="go on from the last game of the file (same seed)")
     args = parser.parse_args(argv)
     out = args.out or DATA / f"{args.game}.json"
     source = {"gomoku": gomoku, "doudizhu": doudizhu, "checkers": checkers}[args.game]
     started = time.process_time()
-    found: list[dict[str, Any]] = []
-    for puzzle in source(args.seed):
+    found: list[dict[str, Any]] = json.loads(out.read_text()) if args.resume and out.exists() else []
+    first = int(found[-1]["from"].rpartition(":")[2]) if found else 0  # that game again: the puzzles it still had
+    resumed = len(found)
+    for puzzle in source(args.seed, first):
+        if any(p == puzzle or ("state" in p and p["state"] == puzzle.get("state")) for p in found):
+            continue
         found.append(puzzle)
         cpu = time.process_time() - started
         print(f"{len(found)} puzzles, {cpu:.0f} CPU s", file=sys.stderr, flush=True)
-        if len(found) % 20 == 0 or len(found) >= args.count:
-            out.write_text(json.dumps(found, ensure_ascii=False, separators=(",", ":")) + "\n")
+        out.write_text(json.dumps(found, ensure_ascii=False, separators=(",", ":")) + "\n")
         if len(found) >= args.count:
             break
     cpu = time.process_time() - started
     print(
-        f"{args.game}: {len(found)} puzzles in {cpu:.0f} CPU s, {len(found) / (cpu / 60):.1f} per CPU minute "
-        f"(seed {args.seed}) -> {out}"
+        f"{args.game}: {len(found) - resumed} puzzles in {cpu:.0f} CPU s, {(len(found) - resumed) / (cpu / 60):.1f}"
+        f" per CPU minute (seed {args.seed}; {len(found)} in all) -> {out}"
     )
     return 0
 
 
-def checkers(seed: int) -> Iterator[dict[str, Any]]:
+def checkers(seed: int, first: int = 0) -> Iterator[dict[str, Any]]:
     from bench.puzzles_checkers import endgames
 
-    return endgames(seed)
+    return endgames(seed, first)
 
 
 if __name__ == "__main__":

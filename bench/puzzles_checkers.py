@@ -16,11 +16,11 @@ from engines.puzzles import puzzles_of
 FEWEST, MOST = 3, 6  # the puzzles' moves
 
 
-def endgames(seed: int) -> Iterator[dict[str, Any]]:
+def endgames(seed: int, first: int = 0) -> Iterator[dict[str, Any]]:
     """Each position of a game where the seat to move can fill its goal in FEWEST..MOST moves with at
     most two first moves that can; at most one puzzle per seat and game."""
     game, kind = Checkers(), puzzles_of("checkers")
-    for number in range(10**9):
+    for number in range(first, 10**9):
         rng = random.Random(f"{seed}:{number}")
         state = game.new_state({}, 2, number)
         done: set[int] = set()
