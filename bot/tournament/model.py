@@ -114,5 +114,11 @@ class Tournament:
         """The games of the round being played (deciders of a knockout round too)."""
         return [g for g in self.games if g.round == self.round]
 
+    @property
+    def completed(self) -> int:
+        """How many rounds are over: the one being played counts once every game of it has ended."""
+        games = self.current()
+        return self.round if games and all(g.over for g in games) else max(self.round - 1, 0)
+
     def game_of(self, session_id: int) -> EventGame | None:
         return next((g for g in self.games if g.session_id == session_id), None)

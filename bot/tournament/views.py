@@ -54,7 +54,7 @@ def pairings(core: Core, event: Tournament, tr: Translator, games: list[EventGam
 def standings_view(core: Core, event: Tournament, tr: Translator, final: bool) -> tuple[dict[str, Any], list[str]]:
     table = pairing.standings(event.everyone(), event.played())
     head = tr(t("tournament.final_standings" if final else "tournament.standings", event=name(core, event),
-                round=event.round, rounds=event.rounds or event.round))
+                round=event.completed, rounds=event.rounds or event.round))
     subtitle = tr(t("tournament.entrants", count=len(event.entries)))
     rows = []
     for s in table:
