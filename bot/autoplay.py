@@ -34,12 +34,12 @@ from typing import Any
 
 from bot import play, replies
 from bot.core import Core, bot_to_move, in_language, title
-from bot.i18n import Translator, t
+from bot.i18n import Translator
 from bot.info import ai_seed
 from bot.model import EVERYONE, Reply
 from bot.session import Session, SessionStatus
 from bot.supervised import Failed, Wake, backoff, supervise
-from engines.base import Game, Msg
+from engines.base import Game, Msg, msg
 
 log = logging.getLogger(__name__)
 # Its own logger, so tests can insist that the AI never failed unnoticed.
@@ -275,7 +275,7 @@ class Autoplay:
         if session.status == SessionStatus.LOBBY:
             session.status, session.deadline = SessionStatus.CANCELLED, None
             await core.commit(session)
-            return [Reply(tr(t("host.lobby_expired", game=title(game))), audience=EVERYONE)]
+            return [Reply(tr(msg("host.lobby_expired", game=title(game))), audience=EVERYONE)]
         seat = game.to_move(game.from_json(session.state))
         if seat is None or session.watched:  # (watched: the bot's move is due; committing starts it)
             session.deadline = None
@@ -283,11 +283,11 @@ class Autoplay:
             return []
         name = session.seats[seat].name
         if len(session.seats) == 2:
-            return await play.forfeit(core, session, seat, t("host.timed_out", name=name), tr)
+            return await play.forfeit(core, session, seat, msg("host.timed_out", name=name), tr)
         session.seats[seat].away = True
         session.deadline = None
         await core.commit(session)
-        return [Reply(tr(t("host.away", name=name)), audience=EVERYONE)]
+        return [Reply(tr(msg("host.away", name=name)), audience=EVERYONE)]
 
 
 def _timer_failed(failures: int, error: Exception) -> None:

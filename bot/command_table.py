@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from bot import info, links, lobby, offers, play, rating_commands, review, watch
 from bot.core import Core, Request
-from bot.i18n import LANGUAGES, Translator, catalog, t
+from bot.i18n import LANGUAGES, Translator, catalog
 from bot.model import EVERYONE, Reply
 from bot.parser import Command, ParseError
 from bot.parser import parse as parse_words
@@ -29,7 +29,7 @@ from bot.session import SessionStatus
 from bot.tournament import commands as events
 from bot.tournament.model import FORMATS
 from bot.web import chat
-from engines.base import Game
+from engines.base import Game, msg
 
 Handler = Callable[[Core, Request], Awaitable[list[Reply]]]
 ArgKind = Literal["text", "move", "number", "user", "game", "choice"]
@@ -213,7 +213,7 @@ def usage(spec: Spec, tr: Translator) -> str:
     """`/stats [user]`, `/hints on|off`: the command as the help shows it."""
     words = [f"/{spec.name}"]
     for arg in spec.args:
-        shown = "|".join(arg.choices) if arg.kind == "choice" else tr(t(f"commands.arg_{arg.name}"))
+        shown = "|".join(arg.choices) if arg.kind == "choice" else tr(msg(f"commands.arg_{arg.name}"))
         words.append(shown if arg.choices and arg.required else f"<{shown}>" if arg.required else f"[{shown}]")
     return " ".join(words)
 
@@ -227,13 +227,13 @@ def help_text(core: Core, tr: Translator) -> str:
         own = name_in(tr.language, spec.name)
         return f"  {shown}{f' ({own})' if own else ''} — {about}"
 
-    lines = [tr(t("commands.help_intro"))]
-    game = f"<{tr(t('commands.arg_game'))}>"
+    lines = [tr(msg("commands.help_intro"))]
+    game = f"<{tr(msg('commands.arg_game'))}>"
     for name, spec in GAME_ACTIONS.items():
-        lines.append(line(spec, tr(t(f"commands.game_{name}", game=t("commands.any_game"))), game))
-    lines += [line(spec, tr(t(f"commands.{name}"))) for name, spec in HOST_COMMANDS.items()]
-    lines.append(tr(t("commands.help_timer")))
-    lines.append(tr(t("host.games", games=info.game_list(core, tr))))
+        lines.append(line(spec, tr(msg(f"commands.game_{name}", game=msg("commands.any_game"))), game))
+    lines += [line(spec, tr(msg(f"commands.{name}"))) for name, spec in HOST_COMMANDS.items()]
+    lines.append(tr(msg("commands.help_timer")))
+    lines.append(tr(msg("host.games", games=info.game_list(core, tr))))
     return "\n".join(lines)
 
 

@@ -18,14 +18,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.ai import AIRunner
-from bot.i18n import LANGUAGES, Translator, t, translator
+from bot.i18n import LANGUAGES, Translator, translator
 from bot.languages import Languages
 from bot.model import Event, NotSecret, Private, Reply, User
 from bot.parser import Command
 from bot.pictures import Pictures
 from bot.session import Change, Notice, Seat, Session, SessionStatus
 from bot.storage import PLACE, Storage
-from engines.base import Game, Msg, Refusal
+from engines.base import Game, Msg, Refusal, msg
 
 log = logging.getLogger(__name__)
 
@@ -121,7 +121,7 @@ class Core:
 
     def ai_seat(self, seat: int, level: str, tr: Translator) -> Seat:
         """A seat for a bot, named in the channel's language."""
-        return Seat(seat, None, tr(t("host.ai_name", level=level)), ai_level=level)
+        return Seat(seat, None, tr(msg("host.ai_name", level=level)), ai_level=level)
 
 
 @dataclass
@@ -209,12 +209,12 @@ def in_language(replies: list[Reply], tr: Translator) -> list[Reply]:
 
 
 def title(game: Game[Any, Any]) -> Msg:
-    return t(f"{game.name}.title")
+    return msg(f"{game.name}.title")
 
 
 def vs(session: Session, tr: Translator) -> str:
     """The players, "alice vs bob"."""
-    return tr(t("host.versus")).join(s.name for s in session.seats)
+    return tr(msg("host.versus")).join(s.name for s in session.seats)
 
 
 def points(value: float) -> str:

@@ -26,7 +26,7 @@ from bot import clean, command_table, info, metrics, play, rating_store
 from bot.ai import AIRunner
 from bot.autoplay import LEASE, Autoplay
 from bot.core import Core, Request, in_language, notice, secret, title
-from bot.i18n import Translator, t, translator
+from bot.i18n import Translator, translator
 from bot.languages import CHANNEL_KEY, Languages
 from bot.model import Event, Reply
 from bot.outbox import Outbox, Publish, Settled, public
@@ -36,7 +36,7 @@ from bot.replies import board, lobby
 from bot.session import ChannelBusy, Conflict, Outgoing, Session, SessionStatus
 from bot.storage import Storage, StorageUnavailable
 from bot.tournament.runner import OpenPlace, Tournaments
-from engines.base import JSON, Game, Msg, OpenRefusal, Refusal
+from engines.base import JSON, Game, Msg, OpenRefusal, Refusal, msg
 from render import draw as draw_picture
 from render.base import RenderContext
 
@@ -275,7 +275,7 @@ class Host:
         if event.button is not None:
             button = _read_button(event.button)
             if button is None:
-                unknown = notice(event.user, await self._reader(event), t("host.button_unknown"))
+                unknown = notice(event.user, await self._reader(event), msg("host.button_unknown"))
                 return await _respond(respond, [unknown])
             text = clean.text("/" + button[2])
         command = self.parse(text)
@@ -292,7 +292,7 @@ class Host:
             except StorageUnavailable as error:
                 log.warning("storage unavailable in %s: %s", event.channel, error)
                 tr = self.languages.spoken(event)  # asking the store for languages would fail too
-                replies = in_language([notice(event.user, tr, t("host.storage_unavailable"))], tr)
+                replies = in_language([notice(event.user, tr, msg("host.storage_unavailable"))], tr)
                 await _respond(respond, replies)
         return replies
 
@@ -308,16 +308,16 @@ class Host:
             # A finished game's buttons (Rematch) belong to the channel's latest session.
             pressed_on = session or (await self.store.latest(event.channel) if button is not None else None)
             if button is not None and not _button_fresh(button, pressed_on):
-                replies = [notice(event.user, reader, t("host.button_stale"))]
+                replies = [notice(event.user, reader, msg("host.button_stale"))]
             else:
                 replies = await self._dispatch(Request(event, command, tr, reader, session))
         except Refusal as refusal:
             told = secret if self._may_tell_hidden(refusal, session, event.user.id) else notice
             replies = [told(event.user, reader, clean.quoting(refusal.msg, text))]
         except ChannelBusy:
-            replies = [notice(event.user, reader, t("host.channel_busy"))]
+            replies = [notice(event.user, reader, msg("host.channel_busy"))]
         except Conflict:
-            replies = [notice(event.user, reader, t("host.try_again"))]
+            replies = [notice(event.user, reader, msg("host.try_again"))]
         return in_language(replies, tr)
 
     def _may_tell_hidden(self, refusal: Refusal, session: Session | None, user_id: str) -> bool:
@@ -361,7 +361,7 @@ class Host:
         await _respond(respond, [r for r in replies if not public(r)])
         if await self.outbox.settle(event.channel, [r for r in replies if public(r)]) is Settled.REFUSED:
             tr = await self._reader(event)
-            await _respond(respond, in_language([secret(event.user, tr, t("host.cannot_post"))], tr))
+            await _respond(respond, in_language([secret(event.user, tr, msg("host.cannot_post"))], tr))
 
     async def _regenerate(self, row: Outgoing) -> list[Reply]:
         """An outbox row without its replies: the session as it is now."""
@@ -374,7 +374,7 @@ class Host:
         elif session.status == SessionStatus.LOBBY:
             starter = session.seats[0].name if session.seats else ""
             game = title(self.games[session.game])
-            said = lobby(session, tr, t("host.table_opened", name=starter, game=game))
+            said = lobby(session, tr, msg("host.table_opened", name=starter, game=game))
         else:
             return []
         return in_language([said], tr)

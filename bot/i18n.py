@@ -90,6 +90,3 @@ def translator(language: str) -> Translator:
     return Translator(language)
 
 
-def t(key: str, **params: Any) -> Msg:
-    """Shorthand for a message the host says."""
-    return Msg(key, params)

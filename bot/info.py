@@ -9,11 +9,11 @@ from typing import Any
 
 from bot import replies
 from bot.core import Core, Request, secret, title, vs
-from bot.i18n import Translator, t
+from bot.i18n import Translator
 from bot.languages import read_language
 from bot.model import EVERYONE, Reply
 from bot.session import Aid, MoveRow, Session, SessionStatus
-from engines.base import Game, Msg, Refusal, read_number
+from engines.base import Game, Msg, Refusal, msg, read_number
 
 HINTS = "hints"  # channel setting: "off" forbids /hint
 
@@ -24,7 +24,7 @@ async def board(core: Core, r: Request) -> list[Reply]:
     if session is None:
         raise Refusal("host.no_game")
     if session.status == SessionStatus.LOBBY:
-        return [replies.lobby(session, r.tr, t("host.lobby_waiting"))]
+        return [replies.lobby(session, r.tr, msg("host.lobby_waiting"))]
     if session.state is None:  # a table closed before its game began: nothing to show
         raise Refusal("host.no_game")
     overlay = None
@@ -70,10 +70,10 @@ async def hint(core: Core, r: Request) -> list[Reply]:
     state = game.from_json(session.state)
     name = game.move_name(state, game.parse_move(state, seat.seat, text))  # in the asker's language
     if seat.seat in session.aided:
-        return [secret(r.user, r.reader, t("host.hint", move=name))]
+        return [secret(r.user, r.reader, msg("host.hint", move=name))]
     session.aided[seat.seat] = Aid.HINT
     await core.commit(session)
-    return [secret(r.user, r.reader, t("host.hint_unrated", move=name))]
+    return [secret(r.user, r.reader, msg("host.hint_unrated", move=name))]
 
 
 async def hints(core: Core, r: Request) -> list[Reply]:
@@ -84,7 +84,7 @@ async def hints(core: Core, r: Request) -> list[Reply]:
     if r.session is not None and not r.user.moderator:
         raise Refusal("host.hints_during_game")
     await core.store.set_setting(r.event.channel, HINTS, choice)
-    return [Reply(r.tr(t(f"host.hints_now_{choice}")), audience=EVERYONE)]
+    return [Reply(r.tr(msg(f"host.hints_now_{choice}")), audience=EVERYONE)]
 
 
 async def lang(core: Core, r: Request) -> list[Reply]:
@@ -96,7 +96,7 @@ async def lang(core: Core, r: Request) -> list[Reply]:
     if r.session is not None and not r.user.moderator:
         raise Refusal("host.lang_during_game")
     tr = await core.languages.choose(r.event.channel, language)
-    return [Reply(tr(t("host.lang_now")), language=tr.language, audience=EVERYONE)]
+    return [Reply(tr(msg("host.lang_now")), language=tr.language, audience=EVERYONE)]
 
 
 async def _played(core: Core, r: Request) -> tuple[Session, list[MoveRow]]:
@@ -111,10 +111,10 @@ async def record(core: Core, r: Request) -> list[Reply]:
     """`/record`: the moves of the channel's game so far."""
     session, moves = await _played(core, r)
     game = core.game_of(session)
-    header = r.tr(t("host.record_header", game=title(game), players=vs(session, r.tr), count=len(moves)))
+    header = r.tr(msg("host.record_header", game=title(game), players=vs(session, r.tr), count=len(moves)))
     names = named(game, session, moves)  # in the channel's language
     body = " · ".join(f"{m.ply + 1}. {r.tr(n)}" for m, n in zip(moves, names, strict=True))
-    body = body or r.tr(t("host.record_empty"))
+    body = body or r.tr(msg("host.record_empty"))
     return [Reply(f"{header}\n{body}", document="record.txt", audience=EVERYONE)]
 
 
@@ -132,7 +132,7 @@ async def replay_at(core: Core, r: Request) -> list[Reply]:
     view = game.view(state, None)
     ctx = replies.context(session, to_move, outcome, r.tr, None)
     last = names[-1] if names else "—"
-    text = r.tr(t("host.replay", ply=wanted, count=len(moves), move=last))
+    text = r.tr(msg("host.replay", ply=wanted, count=len(moves), move=last))
     return [await replies.drawn(core, game, view, ctx, r.tr, text, session=session.id, audience=EVERYONE)]
 
 
@@ -173,12 +173,12 @@ async def rules(core: Core, r: Request) -> list[Reply]:
     if name is None and r.session is not None:
         name = r.session.game
     if name is None:
-        return [Reply(r.tr(t("host.rules_which", games=game_list(core, r.tr))), audience=EVERYONE)]
-    return [Reply(r.tr(t(f"{name}.rules")), audience=EVERYONE)]
+        return [Reply(r.tr(msg("host.rules_which", games=game_list(core, r.tr))), audience=EVERYONE)]
+    return [Reply(r.tr(msg(f"{name}.rules")), audience=EVERYONE)]
 
 
 async def games(core: Core, r: Request) -> list[Reply]:
-    return [Reply(r.tr(t("host.games", games=game_list(core, r.tr))), audience=EVERYONE)]
+    return [Reply(r.tr(msg("host.games", games=game_list(core, r.tr))), audience=EVERYONE)]
 
 
 def game_list(core: Core, tr: Translator) -> str:

@@ -21,10 +21,9 @@ import secrets
 
 from bot import rating_store
 from bot.core import Core, Request, notice
-from bot.i18n import t
 from bot.model import Private, Reply
 from bot.storage import Throttle
-from engines.base import Refusal
+from engines.base import Refusal, msg
 
 LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud or retyped without doubt
 LENGTH = 6
@@ -51,7 +50,7 @@ async def link(core: Core, r: Request) -> list[Reply]:
     if not r.command.args:
         code = new_code()
         await store.issue_code(me, code, now, now + CODE_SECONDS)
-        text = r.reader(t("ratings.link_code", code=code, minutes=int(CODE_SECONDS // 60)))
+        text = r.reader(msg("ratings.link_code", code=code, minutes=int(CODE_SECONDS // 60)))
         return [Reply(text, names={me: r.user.name}, language=r.reader.language, audience=Private(me))]
     redeemed = await store.redeem_code(me, read_code("".join(r.command.args)), now, THROTTLE)
     if redeemed.wait > 0:
@@ -64,7 +63,7 @@ async def link(core: Core, r: Request) -> list[Reply]:
         raise Refusal("ratings.link_unlink_first")
     core.rerate()
     accounts = await rating_store.accounts_of(store, await rating_store.identity_of(store, me))
-    return [notice(r.user, r.reader, t("ratings.linked", count=len(accounts)))]
+    return [notice(r.user, r.reader, msg("ratings.linked", count=len(accounts)))]
 
 
 async def unlink(core: Core, r: Request) -> list[Reply]:
@@ -72,4 +71,4 @@ async def unlink(core: Core, r: Request) -> list[Reply]:
     if not await core.store.unlink_account(r.user.id):  # and the rating again asked for
         raise Refusal("ratings.not_linked")
     core.rerate()
-    return [notice(r.user, r.reader, t("ratings.unlinked"))]
+    return [notice(r.user, r.reader, msg("ratings.unlinked"))]

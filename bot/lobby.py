@@ -10,10 +10,9 @@ from typing import Any
 
 from bot import offers, play, replies
 from bot.core import Core, Request, title
-from bot.i18n import t
 from bot.model import EVERYONE, Reply, User
 from bot.session import Seat, Session, SessionStatus
-from engines.base import Game, Refusal
+from engines.base import Game, Refusal, msg
 
 TIMER = re.compile(r"(?:timer|time)=([0-9]{1,5})([smh]?)")
 TIMER_UNITS = {"": 1, "s": 1, "m": 60, "h": 3600}
@@ -26,7 +25,7 @@ async def start(core: Core, r: Request) -> list[Reply]:
     setup = game.parse_options(args)
     seats = [_seat_for(r.user, 0)] + [Seat(i) for i in range(1, setup.seats)]
     session = await core.create(r, game, setup.options, seats, turn_seconds)
-    return [replies.lobby(session, r.tr, t("host.table_opened", name=r.user.name, game=title(game)))]
+    return [replies.lobby(session, r.tr, msg("host.table_opened", name=r.user.name, game=title(game)))]
 
 
 async def challenge(core: Core, r: Request) -> list[Reply]:
@@ -51,7 +50,7 @@ async def challenge(core: Core, r: Request) -> list[Reply]:
             seats.append(Seat(i))
     session = await core.create(r, game, setup.options, seats, turn_seconds)
     names = [s.name for s in seats if not s.accepted]
-    return [replies.lobby(session, r.tr, t("host.challenged", name=r.user.name, names=names, game=title(game)))]
+    return [replies.lobby(session, r.tr, msg("host.challenged", name=r.user.name, names=names, game=title(game)))]
 
 
 async def solo(core: Core, r: Request) -> list[Reply]:
@@ -115,9 +114,9 @@ async def join(core: Core, r: Request) -> list[Reply]:
 async def _take_seat(core: Core, r: Request, session: Session, seat: Seat) -> list[Reply]:
     seat.user_id, seat.name, seat.handle, seat.accepted = r.user.id, r.user.name, r.user.handle, True
     if _ready(session):
-        return await play.begin(core, session, r.tr, t("host.joined", name=r.user.name))
+        return await play.begin(core, session, r.tr, msg("host.joined", name=r.user.name))
     await core.commit(session)
-    return [replies.lobby(session, r.tr, t("host.joined", name=r.user.name))]
+    return [replies.lobby(session, r.tr, msg("host.joined", name=r.user.name))]
 
 
 async def accept(core: Core, r: Request) -> list[Reply]:
@@ -141,7 +140,7 @@ async def decline(core: Core, r: Request) -> list[Reply]:
             raise Refusal("host.not_invited")
         session.status, session.deadline = SessionStatus.CANCELLED, None
         await core.commit(session)
-        return [Reply(r.tr(t("host.declined", name=r.user.name)), audience=EVERYONE)]
+        return [Reply(r.tr(msg("host.declined", name=r.user.name)), audience=EVERYONE)]
     if session is not None and session.status == SessionStatus.PLAYING and session.offer:
         return await offers.refuse(core, r, session)
     raise Refusal("host.nothing_to_decline")
@@ -190,7 +189,7 @@ async def cancel(core: Core, r: Request) -> list[Reply]:
             raise Refusal("host.cancel_after_moves")
     session.status, session.deadline = SessionStatus.CANCELLED, None
     await core.commit(session)
-    said = r.tr(t("host.cancelled", name=r.user.name, game=title(core.game_of(session))))
+    said = r.tr(msg("host.cancelled", name=r.user.name, game=title(core.game_of(session))))
     return [Reply(said, session=session.id, over=True, audience=EVERYONE)]
 
 
@@ -214,6 +213,6 @@ async def rematch(core: Core, r: Request) -> list[Reply]:
     game = core.game_of(last)
     session = await core.create(r, game, last.options, seats, last.turn_seconds)
     if _ready(session):
-        return await play.begin(core, session, r.tr, t("host.rematch", game=title(game)))
+        return await play.begin(core, session, r.tr, msg("host.rematch", game=title(game)))
     names = [s.name for s in seats if not s.accepted]
-    return [replies.lobby(session, r.tr, t("host.rematch_offered", name=r.user.name, names=names))]
+    return [replies.lobby(session, r.tr, msg("host.rematch_offered", name=r.user.name, names=names))]

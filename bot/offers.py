@@ -13,10 +13,10 @@ import secrets
 
 from bot import play, replies
 from bot.core import Core, Request
-from bot.i18n import Translator, t
+from bot.i18n import Translator
 from bot.model import EVERYONE, Reply
 from bot.session import Aid, Change, Offer, OfferKind, Seat, Session
-from engines.base import Outcome, Refusal
+from engines.base import Outcome, Refusal, msg
 
 
 async def undo(core: Core, r: Request) -> list[Reply]:
@@ -61,7 +61,7 @@ async def _offer(core: Core, r: Request, session: Session, offer: Offer) -> list
         return await _carry_out(core, session, offer, r.tr)
     session.offer = offer
     await core.commit(session)
-    text = r.tr(t(f"host.offer_{offer.kind}", name=seat.name, names=[s.name for s in others]))
+    text = r.tr(msg(f"host.offer_{offer.kind}", name=seat.name, names=[s.name for s in others]))
     buttons = (replies.button(r.tr, session, "host.button_agree", "accept", strict=True),
                replies.button(r.tr, session, "host.button_refuse", "decline", strict=True))
     mentions = tuple(s.user_id for s in others if s.user_id)
@@ -83,7 +83,7 @@ async def agree(core: Core, r: Request, session: Session) -> list[Reply]:
     waiting = [s for s in _others(session, session.seats[offer.seat]) if s.seat not in offer.agreed]
     if waiting:
         await core.commit(session)
-        said = r.tr(t("host.agreed_waiting", name=seat.name, names=[s.name for s in waiting]))
+        said = r.tr(msg("host.agreed_waiting", name=seat.name, names=[s.name for s in waiting]))
         return [Reply(said, audience=EVERYONE)]
     return await _carry_out(core, session, offer, r.tr)
 
@@ -96,7 +96,7 @@ async def refuse(core: Core, r: Request, session: Session) -> list[Reply]:
         raise Refusal("host.own_offer")
     session.offer = None
     await core.commit(session)
-    return [Reply(r.tr(t("host.offer_refused", name=r.user.name)), audience=EVERYONE)]
+    return [Reply(r.tr(msg("host.offer_refused", name=r.user.name)), audience=EVERYONE)]
 
 
 async def _carry_out(core: Core, session: Session, offer: Offer, tr: Translator) -> list[Reply]:
@@ -105,26 +105,26 @@ async def _carry_out(core: Core, session: Session, offer: Offer, tr: Translator)
     session.offer = None
     if offer.kind == OfferKind.DRAW:
         change = Change()
-        play.finish(session, Outcome(tuple(1 for _ in session.seats), t("host.agreed_draw")), change)
+        play.finish(session, Outcome(tuple(1 for _ in session.seats), msg("host.agreed_draw")), change)
         await core.commit(session, change)
-        return await replies.after_move(core, session, tr, [t("host.draw_agreed")])
+        return await replies.after_move(core, session, tr, [msg("host.draw_agreed")])
     moves = await core.store.moves(session.id or 0)
     if offer.kind == OfferKind.UNDO:
         target = next(m for m in moves if m.ply == offer.ply)
         session.state, session.ply = target.state_before, target.ply
-        said = [t("host.undone", name=name, count=len(moves) - target.ply)]
+        said = [msg("host.undone", name=name, count=len(moves) - target.ply)]
         change = Change(drop_moves_from=target.ply)
         helped = True
     else:
         session.seed = secrets.randbits(62)
         fresh = game.new_state(session.options, len(session.seats), session.seed)
         session.state, session.ply = game.to_json(fresh), 0
-        change, said = Change(drop_moves_from=0), [t("host.restarted")]
+        change, said = Change(drop_moves_from=0), [msg("host.restarted")]
         asker = session.seats[offer.seat]
         helped = not _others(session, asker) and any(m.seat == offer.seat and not m.by_ai for m in moves)
     if helped and offer.seat not in session.aided:
         session.aided[offer.seat] = Aid.UNDO
-        said.append(t("host.unrated_undo", name=name))
+        said.append(msg("host.unrated_undo", name=name))
     play.set_deadline(core, session, game.from_json(session.state))
     await core.commit(session, change)
     return await replies.after_move(core, session, tr, said)

@@ -12,10 +12,10 @@ from typing import Any
 
 from bot import metrics, rating_model, replies
 from bot.core import Core, Request, title, vs
-from bot.i18n import Translator, t
+from bot.i18n import Translator
 from bot.model import Reply
 from bot.session import Change, MoveRow, Result, ResultKind, Session, SessionStatus
-from engines.base import Msg, Outcome, Refusal
+from engines.base import Msg, Outcome, Refusal, msg
 
 
 async def begin(core: Core, session: Session, tr: Translator, first: Msg | None = None) -> list[Reply]:
@@ -26,7 +26,7 @@ async def begin(core: Core, session: Session, tr: Translator, first: Msg | None 
     set_deadline(core, session, state)
     await core.commit(session)
     lines = [first] if first else []
-    lines.append(t("host.game_begins", game=title(game), players=vs(session, tr)))
+    lines.append(msg("host.game_begins", game=title(game), players=vs(session, tr)))
     return await replies.after_begin(core, session, tr, lines)
 
 
@@ -101,7 +101,7 @@ def set_deadline(core: Core, session: Session, state: Any) -> None:
 async def resign(core: Core, r: Request) -> list[Reply]:
     session = r.active
     seat = r.player
-    return await forfeit(core, session, seat.seat, t("host.resigned", name=seat.name), r.tr)
+    return await forfeit(core, session, seat.seat, msg("host.resigned", name=seat.name), r.tr)
 
 
 async def forfeit(core: Core, session: Session, seat: int, reason: Msg, tr: Translator) -> list[Reply]:
@@ -124,4 +124,4 @@ async def back(core: Core, r: Request) -> list[Reply]:
     seat.away = False
     set_deadline(core, session, core.game_of(session).from_json(session.state))
     await core.commit(session)
-    return await replies.after_move(core, session, r.tr, [t("host.is_back", name=seat.name)])
+    return await replies.after_move(core, session, r.tr, [msg("host.is_back", name=seat.name)])

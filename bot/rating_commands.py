@@ -17,14 +17,14 @@ from typing import TypeVar
 
 from bot import rating_store
 from bot.core import Core, Request, points, title
-from bot.i18n import Translator, t
+from bot.i18n import Translator
 from bot.lobby import mentioned
 from bot.model import EVERYONE, Button, Reply
 from bot.puzzles import standing as puzzles
 from bot.rating_store import Standing
 from bot.tournament import views
 from bot.web import chat
-from engines.base import Refusal, read_number
+from engines.base import Refusal, msg, read_number
 from render import standings as pictures
 from render.standings import CardView, GameCard, LeaderboardRow, LeaderboardView
 
@@ -44,7 +44,7 @@ def place_of(r: Request) -> str:
 
 
 def _name(s: Standing, tr: Translator) -> str:
-    return tr(t("host.ai_name", level=s.player.removeprefix("ai:"))) if s.is_ai else s.name
+    return tr(msg("host.ai_name", level=s.player.removeprefix("ai:"))) if s.is_ai else s.name
 
 
 def _streak(s: Standing) -> str:
@@ -86,22 +86,22 @@ async def leaderboard(core: Core, r: Request) -> list[Reply]:
     page = min(page, pages)
     shown = board[(page - 1) * PAGE : page * PAGE]
     tr = r.tr
-    head = tr(t("ratings.leaderboard_title", game=title(core.games[game])))
-    where = tr(t(f"ratings.scope_{scope}"))
+    head = tr(msg("ratings.leaderboard_title", game=title(core.games[game])))
+    where = tr(msg(f"ratings.scope_{scope}"))
     mine = next((i for i, s in enumerate(board, 1) if s.player == me), None)
-    footer = tr(t("ratings.page", page=page, pages=pages))
+    footer = tr(msg("ratings.page", page=page, pages=pages))
     if mine is not None:
-        footer += " · " + tr(t("ratings.your_place", rank=mine))
+        footer += " · " + tr(msg("ratings.your_place", rank=mine))
     if game in await rating_store.updating(core.store):
-        footer += " · " + tr(t("ratings.updating"))
+        footer += " · " + tr(msg("ratings.updating"))
     rows = [LeaderboardRow(rank=i, name=_name(s, tr), rating=f"{s.rating:.1f}", games=s.games,
                            win=f"{s.win_rate:.0%}", streak=_streak(s), ai=s.is_ai, me=s.player == me)
             for i, s in enumerate(shown, (page - 1) * PAGE + 1)]
-    headings = {k: tr(t(f"ratings.heading_{k}")) for k in ("name", "rating", "games", "win", "streak")}
+    headings = {k: tr(msg(f"ratings.heading_{k}")) for k in ("name", "rating", "games", "win", "streak")}
     view = LeaderboardView(title=head, subtitle=where, headings=headings, rows=rows, footer=footer,
-                           empty=tr(t("ratings.leaderboard_empty")))
+                           empty=tr(msg("ratings.leaderboard_empty")))
     lines = [f"{head} · {where}"]
-    lines += [tr(t("ratings.leaderboard_line", rank=row["rank"], name=("🤖 " if row["ai"] else "") + row["name"],
+    lines += [tr(msg("ratings.leaderboard_line", rank=row["rank"], name=("🤖 " if row["ai"] else "") + row["name"],
                    rating=row["rating"], count=row["games"], win=row["win"], streak=row["streak"]))
               for row in rows] or [view["empty"]]
     lines.append(footer)
@@ -109,7 +109,7 @@ async def leaderboard(core: Core, r: Request) -> list[Reply]:
     for target, label in ((page - 1, "ratings.button_previous"), (page + 1, "ratings.button_next")):
         if 1 <= target <= pages:
             command = f"leaderboard {game} {scope} {target}"
-            buttons.append(Button(tr(t(label)), BUTTON_PREFIX + command, "/" + command))
+            buttons.append(Button(tr(msg(label)), BUTTON_PREFIX + command, "/" + command))
     more = await chat.leaderboard_line(core, game, place, page, tr)
     if more:
         lines[0] += "\n" + more
@@ -125,31 +125,32 @@ async def stats(core: Core, r: Request) -> list[Reply]:
     puzzled = await puzzles.card(core, user_id, tr)
     events = await views.card(core, user_id, tr)
     if not found and puzzled is None and events is None:
-        return [Reply(tr(t("host.stats_none", name=who.name)), audience=EVERYONE)]
+        return [Reply(tr(msg("host.stats_none", name=who.name)), audience=EVERYONE)]
     name = found[0][1].name if found else who.name
     accounts = len(await rating_store.accounts_of(core.store, identity))
-    stale = [tr(t("ratings.updating"))] if {game for game, _ in found} & await rating_store.updating(core.store) else []
-    subtitle = " · ".join([tr(t("ratings.linked_accounts", count=accounts))] * (accounts > 1) + stale)
+    updating = {game for game, _ in found} & await rating_store.updating(core.store)
+    stale = [tr(msg("ratings.updating"))] if updating else []
+    subtitle = " · ".join([tr(msg("ratings.linked_accounts", count=accounts))] * (accounts > 1) + stale)
     cards: list[GameCard] = []
-    lines = [tr(t("host.stats_header", name=name)), *stale]
+    lines = [tr(msg("host.stats_header", name=name)), *stale]
     for game, s in found:
         history = s.history
         change = history[-1] - (history[-2] if len(history) > 1 else 0.0) if history else 0.0
-        record = tr(t("ratings.record", wins=s.wins, losses=s.losses, draws=s.draws, best=s.best_streak))
-        second = [tr(t("ratings.favourite", name=s.favourite))] if s.favourite else []
+        record = tr(msg("ratings.record", wins=s.wins, losses=s.losses, draws=s.draws, best=s.best_streak))
+        second = [tr(msg("ratings.favourite", name=s.favourite))] if s.favourite else []
         if s.points is not None:
-            second.append(tr(t("ratings.points", points=points(s.points))))
+            second.append(tr(msg("ratings.points", points=points(s.points))))
         if s.aided:
-            second.append(tr(t("ratings.unrated_aided", count=s.aided)))
-        recent = [(result, tr(t(f"ratings.letter_{result}"))) for result in s.recent]
+            second.append(tr(msg("ratings.unrated_aided", count=s.aided)))
+        recent = [(result, tr(msg(f"ratings.letter_{result}"))) for result in s.recent]
         cards.append(GameCard(title=tr(title(core.games[game])), rating=f"{s.rating:.1f}", change=f"{change:+.1f}",
                               history=history, lines=[record, " · ".join(second)], recent=recent))
-        lines.append(tr(t("ratings.stats_line", game=title(core.games[game]), rating=f"{s.rating:.1f}",
+        lines.append(tr(msg("ratings.stats_line", game=title(core.games[game]), rating=f"{s.rating:.1f}",
                           change=f"{change:+.1f}", record=record)))
         if second:
             lines.append("  " + " · ".join(second))
         if recent:
-            lines.append("  " + tr(t("ratings.recent", letters=" ".join(letter for _, letter in recent))))
+            lines.append("  " + tr(msg("ratings.recent", letters=" ".join(letter for _, letter in recent))))
     if puzzled is not None:
         cards.append(puzzled[0])
         lines.append(puzzled[1])

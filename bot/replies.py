@@ -13,11 +13,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from bot.core import Core, points
-from bot.i18n import Translator, t
+from bot.i18n import Translator
 from bot.model import EVERYONE, Audience, Button, Private, Reply
 from bot.session import Session, SessionStatus
 from bot.web import chat
-from engines.base import Game, Msg, Outcome, Overlay
+from engines.base import Game, Msg, Outcome, Overlay, msg
 from render.base import RenderContext
 
 log = logging.getLogger(__name__)
@@ -28,27 +28,27 @@ MAX_BUTTON_ID = 64  # bytes: Telegram's limit on callback data, the strictest pl
 def button(tr: Translator, session: Session, label: str, command: str, strict: bool = False, **params: Any) -> Button:
     """A button standing for `/command`. A strict one works only at the session's current version."""
     version = session.version if strict else "*"
-    return Button(tr(t(label, **params)), f"{session.id}.{version}.{command}", "/" + command)
+    return Button(tr(msg(label, **params)), f"{session.id}.{version}.{command}", "/" + command)
 
 
 def lobby(session: Session, tr: Translator, said: Msg) -> Reply:
     """The table while it waits for players: who sits where, and how to join."""
     waiting = [s for s in session.seats if not s.accepted]
     open_seats = sum(s.is_open for s in session.seats)
-    players = [t("host.open_seat") if s.is_open else s.name for s in session.seats]
-    lines = [tr(said), tr(t("host.seats", players=players))]
+    players = [msg("host.open_seat") if s.is_open else s.name for s in session.seats]
+    lines = [tr(said), tr(msg("host.seats", players=players))]
     buttons: list[Button] = []
     mentions: tuple[str, ...] = ()
     if waiting:
-        lines.append(tr(t("host.waiting_accept", names=[s.name for s in waiting])))
+        lines.append(tr(msg("host.waiting_accept", names=[s.name for s in waiting])))
         buttons += [button(tr, session, "host.button_accept", "accept"),
                     button(tr, session, "host.button_decline", "decline")]
         mentions = tuple(s.user_id for s in waiting if s.user_id)
     if open_seats:
-        lines.append(tr(t("host.how_to_join", count=open_seats)))
+        lines.append(tr(msg("host.how_to_join", count=open_seats)))
         buttons.append(button(tr, session, "host.button_join", "join"))
         if len(session.seats) > 2:
-            lines.append(tr(t("host.how_to_go")))
+            lines.append(tr(msg("host.how_to_go")))
             buttons.append(button(tr, session, "host.button_go", "go"))
     return Reply("\n".join(lines), buttons=tuple(buttons), mentions=mentions, session=session.id,
                  names=_names(session, mentions), audience=EVERYONE)
@@ -69,14 +69,14 @@ async def board(
         text += _result_lines(session, outcome, tr)
         text += [line for line in [await chat.replay_line(core, session, tr)] if line]
     elif session.status == SessionStatus.CANCELLED:
-        text.append(tr(t("host.game_cancelled")))
+        text.append(tr(msg("host.game_cancelled")))
     elif to_move is not None:
         seat = session.seats[to_move]
         asked = None if seat.played_by_ai else game.prompt(state, to_move)
         if asked is not None:
             text.append(tr(Msg(asked.key, {**asked.params, "name": seat.name})))
         else:
-            text.append(tr(t("host.ai_thinking" if seat.played_by_ai else "host.your_move", name=seat.name)))
+            text.append(tr(msg("host.ai_thinking" if seat.played_by_ai else "host.your_move", name=seat.name)))
     view = game.view(state, None)
     mentions: tuple[str, ...] = ()
     if to_move is not None and session.seats[to_move].user_id and not session.seats[to_move].played_by_ai:
@@ -138,7 +138,7 @@ async def hand(core: Core, session: Session, seat: int, tr: Translator) -> Reply
     view = game.view(state, seat)
     ctx = context(session, game.to_move(state), None, tr, None, viewer=seat)
     player = session.seats[seat]
-    return await drawn(core, game, view, ctx, tr, tr(t("host.your_hand", name=player.name)), image_name="hand.png",
+    return await drawn(core, game, view, ctx, tr, tr(msg("host.your_hand", name=player.name)), image_name="hand.png",
                        audience=Private(player.user_id or ""), session=session.id, language=tr.language,
                        names={player.user_id: player.name} if player.user_id else {})
 
@@ -167,13 +167,13 @@ def context(session: Session, to_move: int | None, outcome: Outcome | None, tr: 
 def _result_lines(session: Session, outcome: Outcome, tr: Translator) -> list[str]:
     if outcome.winners:
         names = [session.seats[s].name for s in outcome.winners]
-        lines = ["🏆 " + tr(t("host.result_line_win", count=len(outcome.winners), names=names,
+        lines = ["🏆 " + tr(msg("host.result_line_win", count=len(outcome.winners), names=names,
                               reason=outcome.reason))]
     else:
-        lines = [tr(t("host.result_line_draw", reason=outcome.reason))]
+        lines = [tr(msg("host.result_line_draw", reason=outcome.reason))]
     if outcome.scores:
         scores = [f"{s.name} {points(outcome.scores[s.seat])}" for s in session.seats]
-        lines.append(tr(t("host.scores", scores=scores)))
+        lines.append(tr(msg("host.scores", scores=scores)))
     return lines
 
 

@@ -17,10 +17,10 @@ from typing import Any
 
 from bot import replies
 from bot.core import Core, Request, title
-from bot.i18n import Translator, t
+from bot.i18n import Translator
 from bot.model import EVERYONE, Reply
 from bot.session import Session, SessionStatus
-from engines.base import Msg, OpenRefusal, read_number
+from engines.base import Msg, OpenRefusal, msg, read_number
 from engines.review import Record, Review
 
 MOST = 100  # finished games of a channel /review N reaches back to
@@ -61,25 +61,25 @@ def lines(session: Session, found: Review, tr: Translator) -> list[str]:
     names = [s.name for s in session.seats]
     critical = found.critical
     if critical is None:
-        return [tr(t("review.no_mistake")), _result(session, found, tr, None)]
+        return [tr(msg("review.no_mistake")), _result(session, found, tr, None)]
     said = critical.said
     text = [tr(Msg(said.key, {**said.params, "ply": critical.ply + 1, "name": names[critical.seat]})),
             _result(session, found, tr, critical.seat)]
     counts = Counter(m.seat for m in found.mistakes)
     if len(found.mistakes) > 1:
-        listed = [tr(t("review.mistake_count", name=names[seat], count=n)) for seat, n in sorted(counts.items())]
-        text.append(tr(t("review.mistakes", counts=listed)))
+        listed = [tr(msg("review.mistake_count", name=names[seat], count=n)) for seat, n in sorted(counts.items())]
+        text.append(tr(msg("review.mistakes", counts=listed)))
     return text
 
 
 def _result(session: Session, found: Review, tr: Translator, mover: int | None) -> str:
     outcome = session.outcome
     if outcome is None or not outcome.winners:
-        return tr(t("review.drawn"))
+        return tr(msg("review.drawn"))
     won = [session.seats[s].name for s in outcome.winners]
     key = ("review.won" if mover is None else "review.still_won" if mover in outcome.winners
            else "review.won_from_there")
-    return tr(t(key, count=len(won), names=won))
+    return tr(msg(key, count=len(won), names=won))
 
 
 async def picture(core: Core, session: Session, found: Review, tr: Translator) -> Reply:
@@ -88,7 +88,7 @@ async def picture(core: Core, session: Session, found: Review, tr: Translator) -
     game = core.game_of(session)
     text = lines(session, found, tr)
     view: dict[str, Any] = {"game": game.name, "review": found.to_json(), "lines": text,
-                            "title": tr(t("review.title", game=title(game), count=len(found.chances) - 1))}
+                            "title": tr(msg("review.title", game=title(game), count=len(found.chances) - 1))}
     ctx = replies.context(session, None, None, tr, None)
     try:
         image = await core.pictures.draw("review", view, ctx)

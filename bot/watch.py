@@ -13,9 +13,8 @@ import re
 
 from bot import lobby, play
 from bot.core import Core, Request, title
-from bot.i18n import t
 from bot.model import Reply
-from engines.base import Refusal
+from engines.base import Refusal, msg
 
 EVERY = re.compile(r"every=([0-9]{1,4})s?")
 DEFAULT_EVERY, EVERY_RANGE = 3, (1, 120)
@@ -39,5 +38,5 @@ async def watch(core: Core, r: Request) -> list[Reply]:
     levels = levels or [game.default_level]
     seats = [core.ai_seat(i, levels[i % len(levels)], r.tr) for i in range(setup.seats)]
     session = await core.create(r, game, setup.options, seats, every)
-    first = t("ratings.watch_begins", game=title(game), seconds=every)
+    first = msg("ratings.watch_begins", game=title(game), seconds=every)
     return await play.begin(core, session, r.tr, first)

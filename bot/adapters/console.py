@@ -19,8 +19,9 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 from bot.host import Host
-from bot.i18n import t, translator
+from bot.i18n import translator
 from bot.model import CONSOLE, Event, Reply, User
+from engines.base import msg
 
 CHANNEL = f"{CONSOLE}:main"
 # The console's own words: who types (/as bob, /换人 bob) and leaving.
@@ -65,9 +66,9 @@ class Console:
 
     async def run(self, lines: AsyncIterator[str] | None = None) -> None:
         tr = await self.host.translator(CHANNEL)
-        self.write(tr(t("console.welcome", name=self.user.name, images=str(self.images))))
+        self.write(tr(msg("console.welcome", name=self.user.name, images=str(self.images))))
         if await self.host.has_game(CHANNEL):
-            self.write(tr(t("console.resumed")))
+            self.write(tr(msg("console.resumed")))
             board = await self.host.handle(Event(CHANNEL, self.user, "/board", place=CONSOLE), self.show)
             if any(button.command == "/hand" for reply in board for button in reply.buttons):
                 await self.say("/hand")  # a game of hidden hands goes on: the typist's own hand too
@@ -94,10 +95,10 @@ class Console:
             tr = await self.host.translator(CHANNEL)
             name = rest.strip().lstrip("@")
             if not re.fullmatch(r"[\w.-]{1,32}", name):
-                self.write(tr(t("console.as_usage")))
+                self.write(tr(msg("console.as_usage")))
             else:
                 self.user = console_user(name)
-                self.write(tr(t("console.now", name=name)))
+                self.write(tr(msg("console.now", name=name)))
             return True
         mentions = {token: console_user(token[1:]) for token in re.findall(r"@[\w.-]{1,32}", line)}
         await self.host.handle(Event(CHANNEL, self.user, line, mentions=mentions, place=CONSOLE), self.show)
@@ -113,7 +114,7 @@ class Console:
             lines = []
             if reply.private:  # one terminal for everyone: a secret is printed marked with whose it is
                 who = (reply.reader or "").partition(":")[2]
-                lines.append(translator(reply.language or self.host.tr.language)(t("console.private", name=who)))
+                lines.append(translator(reply.language or self.host.tr.language)(msg("console.private", name=who)))
             lines += reply.text.splitlines()
             if reply.text_board:
                 lines += ["", *reply.text_board.splitlines(), ""]

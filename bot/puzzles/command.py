@@ -20,12 +20,12 @@ import time
 from typing import Any
 
 from bot.core import Core, Request, secret
-from bot.i18n import Translator, t
+from bot.i18n import Translator
 from bot.model import EVERYONE, Reply
 from bot.puzzles import catalog
 from bot.rating_model import Skill
 from bot.storage.puzzle_contract import FAILED, SOLVED, Attempt
-from engines.base import JSON, Msg, Refusal
+from engines.base import JSON, Msg, Refusal, msg
 from engines.puzzles import GOOD, WRONG, Answer, puzzles_of
 from render.base import RenderContext
 
@@ -50,7 +50,7 @@ async def puzzle(core: Core, r: Request) -> list[Reply]:
     if attempt is not None:
         if word:
             raise Refusal("puzzle.finish_first", puzzle=_number(attempt.puzzle))
-        return [await _shown(core, r, attempt, [t("puzzle.again")])]
+        return [await _shown(core, r, attempt, [msg("puzzle.again")])]
     if word in DAILY_WORDS:
         chosen, daily = catalog.daily(day_of(core.clock())), day_of(core.clock())
     else:
@@ -63,9 +63,9 @@ async def puzzle(core: Core, r: Request) -> list[Reply]:
     position = await asyncio.to_thread(kind.start, data)
     attempt = Attempt(r.event.channel, r.user.id, r.user.name, chosen, position, core.clock(), daily, rated=not tried)
     attempt = await core.store.puzzle_begin(attempt, catalog.prior(chosen))
-    lines = [t("puzzle.daily_intro", day=daily)] if daily else []
+    lines = [msg("puzzle.daily_intro", day=daily)] if daily else []
     if tried:
-        lines.append(t("puzzle.tried_before"))
+        lines.append(msg("puzzle.tried_before"))
     return [await _shown(core, r, attempt, lines)]
 
 
@@ -83,18 +83,18 @@ async def answer(core: Core, r: Request) -> list[Reply]:
     attempt.position = said.position
     if said.verdict == GOOD:
         await core.store.puzzle_save(attempt)
-        lines = [t("puzzle.good", move=text)]
+        lines = [msg("puzzle.good", move=text)]
         if said.reply:
-            lines.append(t("puzzle.defence", move=said.reply))
-        return [await _shown(core, r, attempt, [*lines, t("puzzle.next")])]
+            lines.append(msg("puzzle.defence", move=said.reply))
+        return [await _shown(core, r, attempt, [*lines, msg("puzzle.next")])]
     attempt.status = FAILED if said.verdict == WRONG else SOLVED
     attempt.finished_at = core.clock()
     moved = await core.store.puzzle_save(attempt)
-    lines = [t("puzzle.wrong" if said.verdict == WRONG else "puzzle.solved", move=text, name=r.user.name)]
+    lines = [msg("puzzle.wrong" if said.verdict == WRONG else "puzzle.solved", move=text, name=r.user.name)]
     lines += _rating_lines(attempt, moved)
     replies = [await _shown(core, r, attempt, lines)]
     if said.better:
-        replies.append(secret(r.user, r.reader, t("puzzle.better", move=said.better)))
+        replies.append(secret(r.user, r.reader, msg("puzzle.better", move=said.better)))
     return replies
 
 
@@ -104,7 +104,7 @@ async def _hint(core: Core, r: Request, attempt: Attempt) -> list[Reply]:
     first = attempt.aided
     attempt.aided = True
     await core.store.puzzle_save(attempt)  # committed before it is shown
-    return [secret(r.user, r.reader, t("puzzle.hint" if first else "puzzle.hint_unrated", move=line[0]))]
+    return [secret(r.user, r.reader, msg("puzzle.hint" if first else "puzzle.hint_unrated", move=line[0]))]
 
 
 async def _solution(core: Core, r: Request, attempt: Attempt) -> list[Reply]:
@@ -112,26 +112,27 @@ async def _solution(core: Core, r: Request, attempt: Attempt) -> list[Reply]:
     line = await asyncio.to_thread(kind.solution, data, attempt.position)
     attempt.status, attempt.finished_at = FAILED, core.clock()
     moved = await core.store.puzzle_save(attempt)
-    public = Reply("\n".join(r.tr(m) for m in [t("puzzle.gave_up", name=r.user.name), *_rating_lines(attempt, moved)]),
+    said = [msg("puzzle.gave_up", name=r.user.name), *_rating_lines(attempt, moved)]
+    public = Reply("\n".join(r.tr(m) for m in said),
                    audience=EVERYONE)
-    return [public, secret(r.user, r.reader, t("puzzle.solution", moves=" → ".join(line)))]
+    return [public, secret(r.user, r.reader, msg("puzzle.solution", moves=" → ".join(line)))]
 
 
 def _rating_lines(attempt: Attempt, moved: dict[str, tuple[Skill, Skill]]) -> list[Msg]:
     if attempt.user_id not in moved:
-        return [t("puzzle.unrated")]
+        return [msg("puzzle.unrated")]
     before, after = moved[attempt.user_id]
-    return [t("puzzle.rating", before=f"{before.ordinal:.1f}", after=f"{after.ordinal:.1f}")]
+    return [msg("puzzle.rating", before=f"{before.ordinal:.1f}", after=f"{after.ordinal:.1f}")]
 
 
 async def _choose(core: Core, r: Request, game: str | None) -> str:
     if game is not None and game not in catalog.GAMES:
-        raise Refusal("puzzle.no_puzzles", game=t(f"{game}.title"))
+        raise Refusal("puzzle.no_puzzles", game=msg(f"{game}.title"))
     rng = random.Random(f"{r.user.id}:{core.clock()}")
     games = [g for g in catalog.GAMES if catalog.shipped(g)]
     game = game or rng.choice(games)
     if not catalog.shipped(game):
-        raise Refusal("puzzle.no_puzzles", game=t(f"{game}.title"))
+        raise Refusal("puzzle.no_puzzles", game=msg(f"{game}.title"))
     player = await core.store.puzzle_player(r.user.id)
     skills = await core.store.puzzle_skills(catalog.ids(game))
     rating = player.skill.mu if player else Skill().mu
@@ -146,13 +147,13 @@ async def _shown(core: Core, r: Request, attempt: Attempt, lines: list[Msg]) -> 
     picture = await asyncio.to_thread(kind.picture, data, attempt.position)
     skills = await core.store.puzzle_skills([attempt.puzzle])
     rating = (skills[attempt.puzzle].skill if attempt.puzzle in skills else catalog.prior(attempt.puzzle)).mu
-    title = t("puzzle.title", puzzle=_number(attempt.puzzle), game=t(f"{kind.game}.title"), rating=f"{rating:.0f}")
+    title = msg("puzzle.title", puzzle=_number(attempt.puzzle), game=msg(f"{kind.game}.title"), rating=f"{rating:.0f}")
     goal = kind.goal(data)
     text = [tr(m) for m in lines]
     if attempt.status == "open":
-        text += [tr(title), tr(goal), tr(t("puzzle.how", example=_example(kind.game)))]
+        text += [tr(title), tr(goal), tr(msg("puzzle.how", example=_example(kind.game)))]
     view = {"renderer": picture.renderer, "view": picture.view, "title": title.to_json(), "goal": goal.to_json()}
-    names = tuple(attempt.name if s in picture.mine else tr(t("puzzle.defender")) for s in range(picture.seats))
+    names = tuple(attempt.name if s in picture.mine else tr(msg("puzzle.defender")) for s in range(picture.seats))
     ctx = RenderContext(names=names, to_move=picture.to_move, outcome=None, tr=tr)
     board = kind.text(data, attempt.position, tr)
     try:
@@ -185,5 +186,5 @@ def _no_game_here(r: Request) -> None:
 
 def stats_line(tr: Translator, skill: Any) -> str:
     """The puzzle line of `/stats`."""
-    return tr(t("puzzle.stats", rating=f"{skill.skill.ordinal:.1f}", solved=skill.solved, tried=skill.tried))
+    return tr(msg("puzzle.stats", rating=f"{skill.skill.ordinal:.1f}", solved=skill.solved, tried=skill.tried))
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from bot.core import Core, Request
-from bot.i18n import Translator, t
+from bot.i18n import Translator
 from bot.model import EVERYONE, Reply
+from engines.base import msg
 from render import standings as pictures
 from render.standings import GameCard, LeaderboardRow, LeaderboardView
 
@@ -19,9 +20,9 @@ async def card(core: Core, user_id: str, tr: Translator) -> tuple[GameCard, str]
     if found is None:
         return None
     rating = f"{found.skill.ordinal:.1f}"
-    line = tr(t("puzzle.stats", rating=rating, solved=found.solved, tried=found.tried))
-    solved = tr(t("puzzle.stats_solved", solved=found.solved, tried=found.tried))
-    return GameCard(title=tr(t("puzzle.stats_title")), rating=rating, change="", history=[], lines=[solved],
+    line = tr(msg("puzzle.stats", rating=rating, solved=found.solved, tried=found.tried))
+    solved = tr(msg("puzzle.stats_solved", solved=found.solved, tried=found.tried))
+    return GameCard(title=tr(msg("puzzle.stats_title")), rating=rating, change="", history=[], lines=[solved],
                     recent=[]), line
 
 
@@ -29,17 +30,18 @@ async def leaderboard(core: Core, r: Request) -> list[Reply]:
     """The best puzzle solvers (everyone's: a puzzle is solved alone, nowhere in particular)."""
     tr = r.tr
     board = await core.store.puzzle_leaderboard(SHOWN)
-    head = tr(t("puzzle.leaderboard_title"))
+    head = tr(msg("puzzle.leaderboard_title"))
     rows = [LeaderboardRow(rank=i, name=s.name, rating=f"{s.skill.ordinal:.1f}", games=s.tried,
                            win=f"{s.solved / s.tried:.0%}" if s.tried else "–", streak="", ai=False,
                            me=user == r.user.id) for i, (user, s) in enumerate(board, 1)]
-    headings = {k: tr(t(f"ratings.heading_{k}")) for k in ("name", "rating", "games", "win", "streak")}
-    headings["games"], headings["win"] = tr(t("puzzle.heading_tried")), tr(t("puzzle.heading_solved"))
+    headings = {k: tr(msg(f"ratings.heading_{k}")) for k in ("name", "rating", "games", "win", "streak")}
+    headings["games"], headings["win"] = tr(msg("puzzle.heading_tried")), tr(msg("puzzle.heading_solved"))
     headings["streak"] = ""
-    empty = tr(t("puzzle.leaderboard_empty"))
-    view = LeaderboardView(title=head, subtitle=tr(t("ratings.scope_global")), headings=headings, rows=rows, footer="",
+    empty = tr(msg("puzzle.leaderboard_empty"))
+    view = LeaderboardView(title=head, subtitle=tr(msg("ratings.scope_global")), headings=headings, rows=rows,
+                           footer="",
                            empty=empty)
-    lines = [tr(t("puzzle.leaderboard_line", rank=row["rank"], name=row["name"], rating=row["rating"],
+    lines = [tr(msg("puzzle.leaderboard_line", rank=row["rank"], name=row["name"], rating=row["rating"],
                   solved=s.solved, tried=s.tried)) for row, (_, s) in zip(rows, board, strict=True)]
     try:
         image = await core.pictures.call(pictures.leaderboard, view)

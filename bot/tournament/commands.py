@@ -10,12 +10,11 @@ import re
 
 from bot import lobby, rating_model
 from bot.core import Core, Request, title
-from bot.i18n import t
 from bot.model import EVERYONE, Reply
 from bot.session import SessionStatus
 from bot.tournament import rounds, views
 from bot.tournament.model import BOT, Entry, EventStatus, Tournament
-from engines.base import Refusal, read_number
+from engines.base import Refusal, msg, read_number
 
 ROUNDS = re.compile(r"rounds?=(\S{1,12})")
 SEATS = re.compile(r"(?:seats|players)=(\S{1,12})")
@@ -51,15 +50,15 @@ async def open_event(core: Core, r: Request) -> list[Reply]:
             options.append(arg)
     setup = game.parse_options(options)
     if format != "swiss" and setup.seats != 2:
-        raise Refusal("tournament.two_seats_only", format=t(f"tournament.format_{format}"))
+        raise Refusal("tournament.two_seats_only", format=msg(f"tournament.format_{format}"))
     now = core.clock()
     settings = {"rounds": count or 0, "turn_seconds": turn_seconds, "seats": setup.seats,
                 "game_options": setup.options}
     event = Tournament(r.event.channel, game.name, format, EventStatus.OPEN, r.user.id, settings, now, now,
                        entries=[await _entry(core, game.name, r.user.id, r.user.name, r.user.handle)])
     await core.store.event_create(event)
-    head = t("tournament.opened", name=r.user.name, event=views.name(core, event))
-    return [Reply("\n".join([r.tr(head), r.tr(t("tournament.how_to_enter", name=r.user.name))]), audience=EVERYONE)]
+    head = msg("tournament.opened", name=r.user.name, event=views.name(core, event))
+    return [Reply("\n".join([r.tr(head), r.tr(msg("tournament.how_to_enter", name=r.user.name))]), audience=EVERYONE)]
 
 
 async def _entry(core: Core, game: str, entrant: str, name: str, handle: str | None = None,
@@ -92,7 +91,7 @@ async def join(core: Core, r: Request) -> list[Reply]:
         if level not in game.levels:
             raise Refusal("tournament.bad_level", levels=", ".join(game.levels))
         bots = sum(e.bot for e in event.entries) + 1
-        name = r.tr(t("tournament.bot_name", number=bots, level=level))
+        name = r.tr(msg("tournament.bot_name", number=bots, level=level))
         entry = await _entry(core, event.game, f"{BOT}{bots}", name, level=level)
     else:
         if event.entry(r.user.id) is not None:
@@ -101,7 +100,7 @@ async def join(core: Core, r: Request) -> list[Reply]:
     event.entries.append(entry)
     event.updated_at = core.clock()
     await core.store.event_save(event)
-    said = t("tournament.joined", name=entry.name, count=len(event.entries))
+    said = msg("tournament.joined", name=entry.name, count=len(event.entries))
     return [Reply(r.tr(said), audience=EVERYONE)]
 
 
@@ -128,7 +127,7 @@ async def go(core: Core, r: Request) -> list[Reply]:
     event.updated_at = core.clock()
     await core.store.event_save(event)  # the first round, paired once
     core.events_changed()
-    begins = t("tournament.begins", event=views.name(core, event), count=len(event.entries), rounds=wanted)
+    begins = msg("tournament.begins", event=views.name(core, event), count=len(event.entries), rounds=wanted)
     return [Reply(r.tr(begins), audience=EVERYONE), views.pairings(core, event, r.tr, new)]
 
 
@@ -154,7 +153,7 @@ async def withdraw(core: Core, r: Request) -> list[Reply]:
     event.updated_at = core.clock()
     await core.store.event_save(event)
     core.events_changed()
-    return [Reply(r.tr(t("tournament.withdrew", name=r.user.name, event=views.name(core, event))), audience=EVERYONE)]
+    return [Reply(r.tr(msg("tournament.withdrew", name=r.user.name, event=views.name(core, event))), audience=EVERYONE)]
 
 
 async def cancel(core: Core, r: Request) -> list[Reply]:
@@ -171,7 +170,8 @@ async def cancel(core: Core, r: Request) -> list[Reply]:
     event.status = EventStatus.CANCELLED
     event.updated_at = core.clock()
     await core.store.event_save(event)
-    return [Reply(r.tr(t("tournament.cancelled", name=r.user.name, event=views.name(core, event))), audience=EVERYONE)]
+    cancelled = msg("tournament.cancelled", name=r.user.name, event=views.name(core, event))
+    return [Reply(r.tr(cancelled), audience=EVERYONE)]
 
 
 async def standings(core: Core, r: Request) -> list[Reply]:
@@ -181,5 +181,5 @@ async def standings(core: Core, r: Request) -> list[Reply]:
         raise Refusal("tournament.none")
     if event.status == EventStatus.OPEN:
         names = [("🤖 " if e.bot else "") + e.name for e in event.entries]
-        return [Reply(r.tr(t("tournament.entered", event=views.name(core, event), names=names)), audience=EVERYONE)]
+        return [Reply(r.tr(msg("tournament.entered", event=views.name(core, event), names=names)), audience=EVERYONE)]
     return await views.after_round(core, event, r.tr, final=event.status == EventStatus.FINISHED)

@@ -25,11 +25,11 @@ from typing import Any
 
 from bot import play
 from bot.core import Core, in_language
-from bot.i18n import t
 from bot.model import EVERYONE, Reply
 from bot.session import Conflict, Seat, Session, SessionStatus
 from bot.tournament import rounds, views
 from bot.tournament.model import EventGame, EventStatus, Tournament
+from engines.base import msg
 
 log = logging.getLogger(__name__)
 
@@ -139,7 +139,7 @@ class Tournaments:
         if finished_round:
             said += await views.after_round(self.core, event, tr, final=new is None)
         if new is None:
-            said.append(Reply(tr(t("tournament.over", event=views.name(self.core, event))), audience=EVERYONE))
+            said.append(Reply(tr(msg("tournament.over", event=views.name(self.core, event))), audience=EVERYONE))
         else:
             said.append(views.pairings(self.core, event, tr, new))
         return said
@@ -166,15 +166,15 @@ class Tournaments:
             else:
                 async with self.core.lock(game.place):
                     await self._begin(event, game, tr, said)
-                said.append(Reply(tr(t("tournament.game_placed", players=views.game_line(event, game, tr),
+                said.append(Reply(tr(msg("tournament.game_placed", players=views.game_line(event, game, tr),
                                        place=game.place)), audience=EVERYONE))
             if game.place == event.channel:
                 return  # one at a time here
 
     async def _open_place(self, event: Tournament, game: EventGame, tr: Any) -> str | None:
         opener = self.places.get(event.channel.partition(":")[0])
-        label = tr(t("tournament.place_name", round=game.round, table=game.table + 1,
-                     players=tr(t("host.versus")).join(views.who(event, p) for p in game.players)))
+        label = tr(msg("tournament.place_name", round=game.round, table=game.table + 1,
+                     players=tr(msg("host.versus")).join(views.who(event, p) for p in game.players)))
         if opener is not None and event.options.get("places", "own") == "own":
             try:
                 place = await opener(event.channel, label[:100])
@@ -197,7 +197,7 @@ class Tournaments:
         game.session_id = session.id
         await self._save(event)
         if found is None:
-            first = t("tournament.game_of", event=views.name(self.core, event), round=game.round)
+            first = msg("tournament.game_of", event=views.name(self.core, event), round=game.round)
             replies = in_language(await play.begin(self.core, session, tr, first), tr)
             if place == event.channel:
                 said += replies

@@ -8,11 +8,11 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.core import Core, title
-from bot.i18n import Translator, t
+from bot.i18n import Translator
 from bot.model import EVERYONE, Reply
 from bot.tournament import pairing
 from bot.tournament.model import EventGame, Tournament
-from engines.base import Msg
+from engines.base import Msg, msg
 from render import tournament as pictures
 from render.standings import GameCard
 
@@ -21,7 +21,7 @@ log = logging.getLogger(__name__)
 
 def name(core: Core, event: Tournament) -> Msg:
     """"Gomoku Swiss"."""
-    return t("tournament.name", game=title(core.games[event.game]), format=t(f"tournament.format_{event.format}"))
+    return msg("tournament.name", game=title(core.games[event.game]), format=msg(f"tournament.format_{event.format}"))
 
 
 def who(event: Tournament, entrant: str) -> str:
@@ -35,17 +35,17 @@ def number(value: float) -> str:
 
 
 def game_line(event: Tournament, game: EventGame, tr: Translator) -> str:
-    players = tr(t("host.versus")).join(who(event, p) for p in game.players)
+    players = tr(msg("host.versus")).join(who(event, p) for p in game.players)
     if game.bye:
-        return tr(t("tournament.bye", name=players))
+        return tr(msg("tournament.bye", name=players))
     if game.points is not None:
         scores = " – ".join(number(p) for p in game.points)
-        return tr(t("tournament.game_over", players=players, points=scores))
-    return tr(t("tournament.table", table=game.table + 1, players=players))
+        return tr(msg("tournament.game_over", players=players, points=scores))
+    return tr(msg("tournament.table", table=game.table + 1, players=players))
 
 
 def pairings(core: Core, event: Tournament, tr: Translator, games: list[EventGame]) -> Reply:
-    head = t("tournament.round_paired", event=name(core, event), round=event.round,
+    head = msg("tournament.round_paired", event=name(core, event), round=event.round,
              rounds=event.rounds or event.round)
     lines = [tr(head), *(game_line(event, g, tr) for g in games)]
     return Reply("\n".join(lines), audience=EVERYONE)
@@ -53,22 +53,22 @@ def pairings(core: Core, event: Tournament, tr: Translator, games: list[EventGam
 
 def standings_view(core: Core, event: Tournament, tr: Translator, final: bool) -> tuple[dict[str, Any], list[str]]:
     table = pairing.standings(event.everyone(), event.played())
-    head = tr(t("tournament.final_standings" if final else "tournament.standings", event=name(core, event),
+    head = tr(msg("tournament.final_standings" if final else "tournament.standings", event=name(core, event),
                 round=event.completed, rounds=event.rounds or event.round))
-    subtitle = tr(t("tournament.entrants", count=len(event.entries)))
+    subtitle = tr(msg("tournament.entrants", count=len(event.entries)))
     rows = []
     for s in table:
         entry = event.entry(s.id)
         rows.append({"rank": s.rank, "name": entry.name if entry else s.id, "points": number(s.points),
                      "buchholz": number(s.buchholz), "sonneborn": number(round(s.sonneborn, 2)), "wins": s.wins,
                      "ai": bool(entry and entry.bot), "out": bool(entry and entry.withdrawn)})
-    headings = {k: tr(t(f"tournament.heading_{k}")) for k in ("name", "points", "buchholz", "sonneborn", "wins")}
+    headings = {k: tr(msg(f"tournament.heading_{k}")) for k in ("name", "points", "buchholz", "sonneborn", "wins")}
     view = {"title": head, "subtitle": subtitle, "headings": headings, "rows": rows,
-            "footer": tr(t("tournament.tie_breaks"))}
+            "footer": tr(msg("tournament.tie_breaks"))}
     lines = [f"{head} · {subtitle}"]
-    lines += [tr(t("tournament.standings_line", rank=r["rank"], name=("🤖 " if r["ai"] else "") + str(r["name"]),
+    lines += [tr(msg("tournament.standings_line", rank=r["rank"], name=("🤖 " if r["ai"] else "") + str(r["name"]),
                    points=r["points"], buchholz=r["buchholz"], sonneborn=r["sonneborn"], wins=r["wins"]))
-              + (" " + tr(t("tournament.withdrawn")) if r["out"] else "") for r in rows]
+              + (" " + tr(msg("tournament.withdrawn")) if r["out"] else "") for r in rows]
     return view, lines
 
 
@@ -81,17 +81,17 @@ def bracket_view(core: Core, event: Tournament, tr: Translator) -> tuple[dict[st
         entry = event.entry(entrant) if entrant else None
         return None if entry is None else {"name": entry.name, "seed": seeds[entry.entrant], "ai": entry.bot}
 
-    head = tr(t("tournament.bracket", event=name(core, event)))
+    head = tr(msg("tournament.bracket", event=name(core, event)))
     rounds, lines = [], [head]
     for r, matches in enumerate(bracket.rounds, 1):
-        label = tr(t("tournament.round_name", round=r))
+        label = tr(msg("tournament.round_name", round=r))
         lines.append(label)
         shown = []
         for m in matches:
             winner = None if m.winner is None else (0 if m.winner == m.a else 1)
             score = " ".join(number(g.points[g.players.index(m.a)]) for g in m.games) if m.games and m.a else ""
             shown.append({"a": side(m.a), "b": side(m.b), "winner": winner, "score": score})
-            names = tr(t("host.versus")).join(who(event, p) for p in (m.a, m.b) if p)
+            names = tr(msg("host.versus")).join(who(event, p) for p in (m.a, m.b) if p)
             lines.append(("✓ " + who(event, m.winner) + " · " if m.winner else "") + names)
         rounds.append({"name": label, "matches": shown})
     champion = side(bracket.champion)
@@ -109,11 +109,11 @@ def podium_view(core: Core, event: Tournament, tr: Translator) -> tuple[dict[str
     places = []
     for s in table[:3]:
         entry = event.entry(s.id)
-        shown = tr(t("tournament.points", points=number(s.points)))
+        shown = tr(msg("tournament.points", points=number(s.points)))
         places.append({"name": entry.name if entry else s.id, "points": shown, "ai": bool(entry and entry.bot)})
-    head = tr(t("tournament.podium", event=name(core, event)))
+    head = tr(msg("tournament.podium", event=name(core, event)))
     lines = [head] + [f"{i}. {'🤖 ' if p['ai'] else ''}{p['name']} · {p['points']}" for i, p in enumerate(places, 1)]
-    return {"title": head, "subtitle": tr(t("tournament.entrants", count=len(event.entries))), "places": places,
+    return {"title": head, "subtitle": tr(msg("tournament.entrants", count=len(event.entries))), "places": places,
             "footer": ""}, lines
 
 
@@ -154,12 +154,12 @@ async def card(core: Core, user_id: str, tr: Translator) -> tuple[GameCard, list
     for event in events:
         table = pairing.standings(event.everyone(), event.played())
         mine = next((s for s in table if s.id == user_id), None)
-        status = tr(t(f"tournament.status_{event.status.value}"))
-        lines.append(tr(t("tournament.stats_line", event=name(core, event), rank=mine.rank if mine else "–",
+        status = tr(msg(f"tournament.status_{event.status.value}"))
+        lines.append(tr(msg("tournament.stats_line", event=name(core, event), rank=mine.rank if mine else "–",
                           count=len(event.entries), points=number(mine.points) if mine else "0",
                           status=status)))
     won = sum(1 for e in events if e.status.value == "finished" and
               pairing.standings(e.everyone(), e.played())[0].id == user_id)
-    shown = GameCard(title=tr(t("tournament.stats_title")), rating=str(len(events)),
-                     change=tr(t("tournament.stats_won", count=won)), history=[], lines=lines[:2], recent=[])
-    return shown, [tr(t("tournament.stats_header")), *("  " + line for line in lines)]
+    shown = GameCard(title=tr(msg("tournament.stats_title")), rating=str(len(events)),
+                     change=tr(msg("tournament.stats_won", count=won)), history=[], lines=lines[:2], recent=[])
+    return shown, [tr(msg("tournament.stats_header")), *("  " + line for line in lines)]

@@ -6,11 +6,11 @@ game's result to its replay (only where the channel allows the web), `/leaderboa
 from __future__ import annotations
 
 from bot.core import Core, Request
-from bot.i18n import Translator, t
+from bot.i18n import Translator
 from bot.model import EVERYONE, Reply
 from bot.session import Session, SessionStatus
 from bot.web import access
-from engines.base import Refusal
+from engines.base import Refusal, msg
 
 
 def url(core: Core, path: str) -> str | None:
@@ -26,7 +26,7 @@ async def web(core: Core, r: Request) -> list[Reply]:
     if not r.user.moderator:
         raise Refusal("web.moderators_only")
     await core.store.set_setting(r.event.channel, access.WEB, choice)
-    lines = [r.tr(t(f"web.now_{choice}"))]
+    lines = [r.tr(msg(f"web.now_{choice}"))]
     home = url(core, "/")
     if choice == "on" and home:
         lines.append(home)
@@ -40,7 +40,7 @@ async def replay_line(core: Core, session: Session, tr: Translator) -> str | Non
     if not await access.allowed(core.store, session.channel):
         return None
     token = (await access.game_ids(core.store, [session]))[session.id]
-    return tr(t("web.replay", url=url(core, f"/game/{token}")))
+    return tr(msg("web.replay", url=url(core, f"/game/{token}")))
 
 
 async def leaderboard_line(core: Core, game: str, place: str | None, page: int, tr: Translator) -> str | None:
@@ -53,7 +53,7 @@ async def leaderboard_line(core: Core, game: str, place: str | None, page: int, 
             return None
         token = (await access.ids(core.store, access.PLACE_KIND, [place]))[place]
         query = f"?place={token}" + (f"&page={page}" if page > 1 else "")
-    return tr(t("web.more", url=url(core, f"/leaderboard/{game}{query}")))
+    return tr(msg("web.more", url=url(core, f"/leaderboard/{game}{query}")))
 
 
 async def player_line(core: Core, identity: str, tr: Translator) -> str | None:
@@ -61,4 +61,4 @@ async def player_line(core: Core, identity: str, tr: Translator) -> str | None:
     if not core.web_url:
         return None
     token = (await access.ids(core.store, access.PLAYER, [identity]))[identity]
-    return tr(t("web.player_page", url=url(core, f"/player/{token}")))
+    return tr(msg("web.player_page", url=url(core, f"/player/{token}")))

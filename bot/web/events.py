@@ -7,10 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core import Core
-from bot.i18n import Translator, t
+from bot.i18n import Translator
 from bot.session import SessionStatus
 from bot.tournament import views
 from bot.web import access
+from engines.base import msg
 
 
 async def tournament(core: Core, tr: Translator, token: str) -> dict[str, Any]:
@@ -31,7 +32,7 @@ async def tournament(core: Core, tr: Translator, token: str) -> dict[str, Any]:
     for number in range(1, event.round + 1):
         games = [{"line": views.game_line(event, g, tr), "token": links.get(g.session_id or 0)}
                  for g in event.games if g.round == number]
-        rounds.append({"name": tr(t("tournament.round_name", round=number)), "games": games})
+        rounds.append({"name": tr(msg("tournament.round_name", round=number)), "games": games})
     return {"title": tr(views.name(core, event)), "standings": standings, "bracket": bracket, "rounds": rounds,
             "game": event.game}
 

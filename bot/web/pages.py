@@ -12,10 +12,11 @@ from typing import Any
 
 from bot import rating_store, review
 from bot.core import Core, title
-from bot.i18n import Translator, t
+from bot.i18n import Translator
 from bot.session import Session
 from bot.web import access, events, replay
 from bot.web.access import NotFound
+from engines.base import msg
 
 RECENT = 20  # finished games a page lists
 BOARD_PAGE = 25  # leaderboard rows a page
@@ -111,7 +112,7 @@ async def leaderboard(core: Core, tr: Translator, game: str, page: int, place_to
     page = min(page, pages)
     shown = board[(page - 1) * BOARD_PAGE : page * BOARD_PAGE]
     tokens = await access.ids(core.store, access.PLAYER, (s.player for s in shown if not s.is_ai))
-    rows = [Row(i, tr(t("host.ai_name", level=s.player.removeprefix("ai:"))) if s.is_ai else s.name,
+    rows = [Row(i, tr(msg("host.ai_name", level=s.player.removeprefix("ai:"))) if s.is_ai else s.name,
                 f"{s.rating:.1f}", s.games, f"{s.win_rate:.0%}", s.streak, tokens.get(s.player))
             for i, s in enumerate(shown, (page - 1) * BOARD_PAGE + 1)]
     updating = game in await rating_store.updating(core.store)
@@ -141,9 +142,9 @@ async def player(core: Core, tr: Translator, token: str, page: int) -> dict[str,
     cards = []
     for game, s in found:
         points, low, high = plot(s.history)
-        extra = [tr(t("ratings.favourite", name=s.favourite))] if s.favourite else []
+        extra = [tr(msg("ratings.favourite", name=s.favourite))] if s.favourite else []
         if s.aided:
-            extra.append(tr(t("ratings.unrated_aided", count=s.aided)))
+            extra.append(tr(msg("ratings.unrated_aided", count=s.aided)))
         cards.append(Card(game, tr(title(core.games[game])), f"{s.rating:.1f}", s.wins, s.losses, s.draws, s.streak,
                           s.best_streak, s.recent, f"{s.points:+g}" if s.points is not None else None, points, low,
                           high, extra))

@@ -14,9 +14,9 @@ from typing import Any
 
 from bot import info, review
 from bot.core import Core, title
-from bot.i18n import Translator, t
+from bot.i18n import Translator
 from bot.session import MoveRow, Session
-from engines.base import Game
+from engines.base import Game, msg
 from engines.review import Review
 from render.base import RenderContext
 
@@ -50,7 +50,7 @@ def steps(game: Game, session: Session, moves: list[MoveRow], names: list[str], 
 
 def names(session: Session, tr: Translator) -> list[str]:
     """The seats' names; a bot's in the reader's language."""
-    return [tr(t("host.ai_name", level=s.ai_level)) if s.user_id is None and s.ai_level else s.name
+    return [tr(msg("host.ai_name", level=s.ai_level)) if s.user_id is None and s.ai_level else s.name
             for s in session.seats]
 
 
@@ -80,7 +80,7 @@ class Pictures:
                 return None
             game = self.core.game_of(session)
             view = {"game": game.name, "review": found.to_json(), "lines": review.lines(session, found, tr),
-                    "title": tr(t("review.title", game=title(game), count=len(found.chances) - 1))}
+                    "title": tr(msg("review.title", game=title(game), count=len(found.chances) - 1))}
             ctx = RenderContext(names=tuple(names(session, tr)), to_move=None, outcome=None, tr=tr)
             async with self._drawing:
                 self._keep(key, await self.core.pictures.draw("review", view, ctx))
@@ -120,12 +120,12 @@ def result(session: Session, tr: Translator) -> str:
     """The finished game's result, one line: who won and why, and the points where there are some."""
     outcome = session.outcome
     if outcome is None:
-        return tr(t("host.game_cancelled"))
+        return tr(msg("host.game_cancelled"))
     if outcome.winners:
         names = [session.seats[s].name for s in outcome.winners]
-        line = tr(t("host.result_line_win", count=len(names), names=names, reason=outcome.reason))
+        line = tr(msg("host.result_line_win", count=len(names), names=names, reason=outcome.reason))
     else:
-        line = tr(t("host.result_line_draw", reason=outcome.reason))
+        line = tr(msg("host.result_line_draw", reason=outcome.reason))
     if outcome.scores:
-        line += " " + tr(t("host.scores", scores=[f"{s.name} {outcome.scores[s.seat]:+g}" for s in session.seats]))
+        line += " " + tr(msg("host.scores", scores=[f"{s.name} {outcome.scores[s.seat]:+g}" for s in session.seats]))
     return line

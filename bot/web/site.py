@@ -21,10 +21,11 @@ import jinja2
 from aiohttp import web
 
 from bot.core import Core
-from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator, language_of, t, translator
+from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator, language_of, translator
 from bot.startup import StartFailed
 from bot.storage import StorageUnavailable
 from bot.web import access, events, pages, replay
+from engines.base import msg
 
 log = logging.getLogger(__name__)
 
@@ -172,7 +173,7 @@ class Site:
 
     def render(self, template: str, tr: Translator, request: web.Request, data: dict[str, Any]) -> str:
         def say(key: str, **params: Any) -> str:
-            return tr(t(f"web.{key}", **params))
+            return tr(msg(f"web.{key}", **params))
 
         switch = {language: self.root + str(request.rel_url.update_query(lang=language)) for language in LANGUAGES}
         return self.templates.get_template(template).render(

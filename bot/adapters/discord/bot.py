@@ -45,9 +45,9 @@ from bot.adapters.discord.channels import Channels
 from bot.adapters.discord.commands import CatalogTranslator, Commands
 from bot.adapters.discord.messages import Buttons, attached, chunks, defer, followup, literal
 from bot.host import Host
-from bot.i18n import t
 from bot.model import DISCORD, Event, Everyone, NotSecret, Public, Reply, User
 from bot.startup import StartFailed
+from engines.base import msg
 
 log = logging.getLogger(__name__)
 
@@ -273,7 +273,7 @@ class DiscordBot:
     async def _sorry(self, interaction: discord.Interaction, key: str) -> Reply:
         """What the bot itself says to the user of `interaction`, in their language."""
         tr = await self.host.reader(f"{DISCORD}:{interaction.user.id}", interaction.locale.value)
-        return Reply(tr(t(key)), language=tr.language, audience=NotSecret(f"{DISCORD}:{interaction.user.id}"))
+        return Reply(tr(msg(key)), language=tr.language, audience=NotSecret(f"{DISCORD}:{interaction.user.id}"))
 
     async def _suggest_moves(self, interaction: discord.Interaction, prefix: str,
                              current: str) -> list[tuple[str, str]]:

@@ -25,8 +25,8 @@ from discord.app_commands import locale_str
 
 from bot import command_table
 from bot.core import title_word
-from bot.i18n import Translator, language_of, t, translator
-from engines.base import Game, Msg
+from bot.i18n import Translator, language_of, translator
+from engines.base import Game, Msg, msg
 
 # Run(interaction, text, mentions): answer the interaction with what the host says to `text`.
 Run = Callable[[discord.Interaction, str, dict[str, discord.abc.User]], Awaitable[None]]
@@ -54,7 +54,7 @@ def game_options(game: Game[Any, Any]) -> list[Option]:
     game declares them (`Game.options`)."""
     found = []
     for o in game.options:
-        about = t(f"{game.name}.option_{o.name}")
+        about = msg(f"{game.name}.option_{o.name}")
 
         def named(value: Any, name: str = o.name) -> str:
             return f"{name}={value}"
@@ -67,7 +67,7 @@ def game_options(game: Game[Any, Any]) -> list[Option]:
         elif o.many:
             found.append(Option(o.name, str, about))  # typed as it is: "3 4 5"
         elif o.choices:
-            labels = tuple((t(f"{game.name}.option_{o.name}_{c}"), c) for c in o.choices)
+            labels = tuple((msg(f"{game.name}.option_{o.name}_{c}"), c) for c in o.choices)
             found.append(Option(o.name, int if o.numeric else str, about, choices=labels, words=named))
         else:
             found.append(Option(o.name, app_commands.Range[int, o.low, o.high], about, words=named))
@@ -96,21 +96,22 @@ class Commands:
 
     # --- /<game> start|challenge|solo|rules|leaderboard -----------------------------------
     def _game_group(self, game: Game[Any, Any]) -> app_commands.Group:
-        title = t(f"{game.name}.title")
+        title = msg(f"{game.name}.title")
         group = app_commands.Group(name=locale_str(game.name, game=game),
-                                   description=self._say(t("commands.game", game=title)))
-        timer = Option("timer", str, t("commands.game_timer"), suggest=self._suggest_timer,
+                                   description=self._say(msg("commands.game", game=title)))
+        timer = Option("timer", str, msg("commands.game_timer"), suggest=self._suggest_timer,
                        words=lambda v: f"timer={v.strip()}" if v.strip() else "")
         extra = game_options(game)
-        people = [Option("user", discord.User, t("commands.game_user"), required=True)]
+        people = [Option("user", discord.User, msg("commands.game_user"), required=True)]
         more = range(2, max(game.seat_counts))
-        people += [Option(f"user{i}", discord.User, t("commands.game_more_user")) for i in more]
-        level = Option("level", str, t("commands.game_level"), choices=tuple((lv, lv) for lv in game.levels))
-        levels = [level] + [Option(f"level{i}", str, t("commands.game_more_level"), choices=level.choices)
+        people += [Option(f"user{i}", discord.User, msg("commands.game_more_user")) for i in more]
+        level = Option("level", str, msg("commands.game_level"), choices=tuple((lv, lv) for lv in game.levels))
+        levels = [level] + [Option(f"level{i}", str, msg("commands.game_more_level"), choices=level.choices)
                             for i in range(2, max(game.seat_counts) + 1)]
-        every = Option("every", app_commands.Range[int, 1, 120], t("commands.game_every"), words=lambda v: f"every={v}")
+        every = Option("every", app_commands.Range[int, 1, 120], msg("commands.game_every"),
+                       words=lambda v: f"every={v}")
         scope = self._option("leaderboard", command_table.SCOPE)
-        rounds = Option("rounds", app_commands.Range[int, 1, 20], t("commands.game_rounds"),
+        rounds = Option("rounds", app_commands.Range[int, 1, 20], msg("commands.game_rounds"),
                         words=lambda v: f"rounds={v}")
         event = [self._option("tournament", command_table.GAME_ACTIONS["tournament"].args[0]), rounds]
         # What each action of the table takes beyond its own words.
@@ -118,18 +119,18 @@ class Commands:
                  "watch": [*levels, *extra, every], "leaderboard": [scope],
                  "tournament": [*event, *extra, timer]}
         for action in command_table.GAME_ACTIONS:
-            about = t(f"commands.game_{action}", game=title)
+            about = msg(f"commands.game_{action}", game=title)
             group.add_command(self._command(action, about, takes.get(action, []), (game.name, action), parent=group))
         return group
 
     # --- the session's and the bot's commands -------------------------------------------
     def _host_commands(self) -> list[app_commands.Command[Any, ..., Any]]:
-        return [self._command(name, t(f"commands.{name}"), [self._option(name, arg) for arg in spec.args], (name,))
+        return [self._command(name, msg(f"commands.{name}"), [self._option(name, arg) for arg in spec.args], (name,))
                 for name, spec in command_table.HOST_COMMANDS.items()]
 
     def _option(self, command: str, arg: command_table.Arg) -> Option:
         """A slash option for one argument of a host command."""
-        about = t(f"commands.{command}_{arg.name}")
+        about = msg(f"commands.{command}_{arg.name}")
         if arg.kind == "move":
             return Option(arg.name, str, about, required=arg.required, suggest=self._moves(""))
         if arg.kind == "number":
@@ -137,11 +138,11 @@ class Commands:
         if arg.kind == "user":
             return Option(arg.name, discord.User, about, required=arg.required)
         if arg.kind == "game":
-            choices = tuple((t(f"{name}.title"), name) for name in self.games)
-            choices += tuple((t(f"commands.{command}_{arg.name}_{c}"), c) for c in arg.choices)
+            choices = tuple((msg(f"{name}.title"), name) for name in self.games)
+            choices += tuple((msg(f"commands.{command}_{arg.name}_{c}"), c) for c in arg.choices)
             return Option(arg.name, str, about, required=arg.required, choices=choices)
         if arg.kind == "choice":
-            labels = tuple((t(f"commands.{command}_{arg.name}_{c}"), c) for c in arg.choices)
+            labels = tuple((msg(f"commands.{command}_{arg.name}_{c}"), c) for c in arg.choices)
             return Option(arg.name, str, about, required=arg.required, choices=labels)
         return Option(arg.name, str, about, required=arg.required)
 
@@ -151,7 +152,7 @@ class Commands:
         taken = set(command_table.HOST_COMMANDS) | set(self.games)
         words: dict[str, tuple[list[Msg], str | None]] = {}  # word -> (game titles, move prefix or None)
         for game in self.games.values():
-            title = t(f"{game.name}.title")
+            title = msg(f"{game.name}.title")
             for word, prefix in game.move_words.items():
                 if word not in taken:
                     titles, _ = words.setdefault(word, ([], prefix))
@@ -162,9 +163,9 @@ class Commands:
         commands = []
         for word, (titles, move_prefix) in words.items():
             key = "commands.move_word" if move_prefix is not None else "commands.query_word"
-            about = t(key, word=word, games=titles)
+            about = msg(key, word=word, games=titles)
             suggest = self._moves(move_prefix) if move_prefix is not None else None
-            option = Option("args", str, t("commands.word_args", word=word), suggest=suggest)
+            option = Option("args", str, msg("commands.word_args", word=word), suggest=suggest)
             commands.append(self._command(word, about, [option], (word,)))
         return commands
 

@@ -39,12 +39,12 @@ from bot.adapters.telegram.outgoing import Origin, Sender
 from bot.adapters.telegram.plumbing import ChatOrder, FloodSafeLimiter, MeasuredRequest, Reach
 from bot.adapters.telegram.watch import WebhookWatch
 from bot.host import Host
-from bot.i18n import LANGUAGES, Translator, t, translator
+from bot.i18n import LANGUAGES, Translator, translator
 from bot.model import TELEGRAM, Event, Public, Reply, User
 from bot.outbox import Undeliverable
 from bot.parser import Command, ParseError
 from bot.startup import StartFailed
-from engines.base import Msg
+from engines.base import Msg, msg
 
 log = logging.getLogger(__name__)
 
@@ -216,16 +216,16 @@ class Telegram:
         """The command menu: the games, the host's commands, and the games' move words."""
         commands: dict[str, str] = {}
         for name in self.host.games:
-            commands[name] = tr(t("commands.game", game=tr(t(f"{name}.title"))))
+            commands[name] = tr(msg("commands.game", game=tr(msg(f"{name}.title"))))
         for word in command_table.HOST_COMMANDS:
-            commands.setdefault(word, tr(t(f"commands.{word}")))
+            commands.setdefault(word, tr(msg(f"commands.{word}")))
         words: dict[str, tuple[list[Msg], str]] = {}
         for name, game in self.host.games.items():
             for word in [*game.move_words, *game.queries]:
                 key = "commands.move_word" if word in game.move_words else "commands.query_word"
-                words.setdefault(word, ([], key))[0].append(t(f"{name}.title"))
+                words.setdefault(word, ([], key))[0].append(msg(f"{name}.title"))
         for word, (titles, key) in words.items():
-            commands.setdefault(word, tr(t(key, word=word, games=titles)))
+            commands.setdefault(word, tr(msg(key, word=word, games=titles)))
         menu = [BotCommand(w, d[:256]) for w, d in commands.items() if re.fullmatch(r"[a-z0-9_]{1,32}", w)]
         try:
             await self.app.bot.set_my_commands(menu[:100], language_code=language)
@@ -325,7 +325,7 @@ class Telegram:
         if query.message is None or query.data is None:
             tr = await self.host.reader(f"{TELEGRAM}:{query.from_user.id}", query.from_user.language_code)
             with contextlib.suppress(TelegramError):
-                await query.answer(tr(t("telegram.button_not_here")), show_alert=True)
+                await query.answer(tr(msg("telegram.button_not_here")), show_alert=True)
             return
         chat = query.message.chat
         origin = Origin(chat.id, query.from_user.id, query=query)

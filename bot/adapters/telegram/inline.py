@@ -16,8 +16,9 @@ from telegram import InlineQuery, InlineQueryResultArticle, InlineQueryResultsBu
 from telegram.error import TelegramError
 
 from bot.host import Host
-from bot.i18n import Translator, t
+from bot.i18n import Translator
 from bot.model import TELEGRAM
+from engines.base import msg
 
 log = logging.getLogger(__name__)
 PAGE = 49  # Telegram takes at most 50 results per answer; the first page also has the hand
@@ -29,7 +30,7 @@ async def answer_inline(host: Host, tr: Translator, query: InlineQuery) -> None:
     found = await host.hidden_hand(user_id, TELEGRAM, query.from_user.language_code)
     try:
         if found is None:
-            button = InlineQueryResultsButton(tr(t("telegram.inline_no_game")), start_parameter="help")
+            button = InlineQueryResultsButton(tr(msg("telegram.inline_no_game")), start_parameter="help")
             await query.answer([], cache_time=0, is_personal=True, button=button)
             return
         hand, plays = " · ".join(found.lines), found.plays
@@ -40,18 +41,18 @@ async def answer_inline(host: Host, tr: Translator, query: InlineQuery) -> None:
         page = plays[start : start + PAGE]
         results: list[InlineQueryResultArticle] = []
         if start == 0:
-            title = tr(t("telegram.inline_hand_title"))
-            about = hand if plays or wanted else tr(t("telegram.inline_not_your_turn", hand=hand))
+            title = tr(msg("telegram.inline_hand_title"))
+            about = hand if plays or wanted else tr(msg("telegram.inline_not_your_turn", hand=hand))
             results.append(InlineQueryResultArticle(
                 f"hand.{found.session}", title, InputTextMessageContent("/hand"), description=about,
             ))
         for i, play in enumerate(page, start):
             results.append(InlineQueryResultArticle(
-                f"play.{found.session}.{found.version}.{i}", tr(t("telegram.inline_play_title", move=play.name)),
+                f"play.{found.session}.{found.version}.{i}", tr(msg("telegram.inline_play_title", move=play.name)),
                 InputTextMessageContent(f"/move {play.name}"), description=hand,
             ))
         more = str(start + PAGE) if start + PAGE < len(plays) else ""
-        button = InlineQueryResultsButton(tr(t("telegram.button_open_private")),
+        button = InlineQueryResultsButton(tr(msg("telegram.button_open_private")),
                                           start_parameter=f"hand_{found.channel.partition(':')[2]}")
         await query.answer(results, cache_time=0, is_personal=True, next_offset=more, button=button)
     except TelegramError as e:  # the query expired while we looked (they last ~10 s)

@@ -35,8 +35,9 @@ from telegram.ext import Application
 
 from bot.adapters.telegram.boards import BoardMessage, Boards, lost
 from bot.host import Notes
-from bot.i18n import Translator, t, translator
+from bot.i18n import Translator, translator
 from bot.model import TELEGRAM, Button, NotSecret, Private, Public, Reply
+from engines.base import msg
 
 log = logging.getLogger(__name__)
 
@@ -125,7 +126,7 @@ class Sender:
         try:
             await self._post_private(reply)
             if mine:
-                await self.answer(origin, tr(t("telegram.sent_private")))
+                await self.answer(origin, tr(msg("telegram.sent_private")))
             return
         except Forbidden:
             pass  # the player has never opened the bot (or blocked it)
@@ -144,8 +145,8 @@ class Sender:
         self.nudged.add((reply.session, user))
         name = self._mention_html(user, reply.names, tr)
         key, label = ("open_private", "button_open_private") if hand else ("open_private_answer", "button_open_chat")
-        text = self._html(tr(t(f"telegram.{key}", name="\x00name\x00", bot=self.username)), name=name)
-        button = InlineKeyboardButton(tr(t(f"telegram.{label}")), url=link)
+        text = self._html(tr(msg(f"telegram.{key}", name="\x00name\x00", bot=self.username)), name=name)
+        button = InlineKeyboardButton(tr(msg(f"telegram.{label}")), url=link)
         await self._send_text(origin.chat_id, text, InlineKeyboardMarkup([[button]]),
                               reply_to=origin.message_id if asked else None)
 
@@ -180,7 +181,7 @@ class Sender:
         caption = self._html(reply.text)
         if reply.mentions:
             links = [self._mention_html(u, reply.names, tr) for u in reply.mentions]
-            caption += "\n" + self._html(tr(t("telegram.invited", mentions="\x00mentions\x00")),
+            caption += "\n" + self._html(tr(msg("telegram.invited", mentions="\x00mentions\x00")),
                                           mentions=" ".join(links))
         caption = _fit_html(caption, CAPTION_MAX)
         markup = self._keyboard(reply.buttons)
@@ -217,7 +218,7 @@ class Sender:
                     tr: Translator) -> None:
         """An edit notifies nobody: a short message, as a reply to the board, tells the player."""
         mention = self._mention_html(target, names, tr)
-        text = self._html(tr(t("telegram.your_turn", mention="\x00mention\x00")), mention=mention)
+        text = self._html(tr(msg("telegram.your_turn", mention="\x00mention\x00")), mention=mention)
         await self.boards.pinging(chat_id, board, text)
         try:
             sent = await self._send_text(chat_id, text, None, reply_to=board.message_id)
@@ -241,7 +242,8 @@ class Sender:
         if reply.mentions and caption_html is None:
             tr = self._tr(reply)
             links = [self._mention_html(u, reply.names, tr) for u in reply.mentions]
-            body += "\n" + self._html(tr(t("telegram.invited", mentions="\x00mentions\x00")), mentions=" ".join(links))
+            invited = tr(msg("telegram.invited", mentions="\x00mentions\x00"))
+            body += "\n" + self._html(invited, mentions=" ".join(links))
         markup = self._keyboard(reply.buttons)
         if reply.image is None and reply.document and len(body) > TEXT_MAX:  # a long record: a file
             first = _fit_html(self._html(reply.text.partition("\n")[0]), CAPTION_MAX)
@@ -315,7 +317,7 @@ class Sender:
 
     def _mention_html(self, user_id: str, names: Mapping[str, str], tr: Translator) -> str:
         """A link that notifies `user_id`, shown with the name the host gave (or the one last seen)."""
-        name = names.get(user_id) or self.names.get(user_id) or tr(t("telegram.someone"))
+        name = names.get(user_id) or self.names.get(user_id) or tr(msg("telegram.someone"))
         prefix, _, number = user_id.partition(":")
         if prefix != TELEGRAM or not number.isdigit():
             return html.escape(name, quote=False)
