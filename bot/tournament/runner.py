@@ -154,7 +154,10 @@ class Tournaments:
         if event.status != EventStatus.RUNNING:
             return
         for game in event.current():
-            if game.over or game.session_id is not None:
+            if game.over:
+                continue
+            if game.session_id is not None:
+                await self._resume(event, game, tr, said)
                 continue
             if game.place is None:
                 game.place = await self._open_place(event, game, tr)
@@ -197,12 +200,25 @@ class Tournaments:
         game.session_id = session.id
         await self._save(event)
         if found is None:
-            first = msg("tournament.game_of", event=views.name(self.core, event), round=game.round)
-            replies = in_language(await play.begin(self.core, session, tr, first), tr)
-            if place == event.channel:
-                said += replies
-            else:
-                await self.deliver(place, replies)
+            await self._start(event, game, session, tr, said)
+
+    async def _resume(self, event: Tournament, game: EventGame, tr: Any, said: list[Reply]) -> None:
+        """A game whose session was made but not begun (its process stopped in between) begins now."""
+        place = game.place or event.channel
+        async with contextlib.AsyncExitStack() as stack:
+            if place != event.channel:
+                await stack.enter_async_context(self.core.lock(place))
+            session = await self.core.store.get(game.session_id or 0)
+            if session is not None and session.status == SessionStatus.LOBBY:
+                await self._start(event, game, session, tr, said)
+
+    async def _start(self, event: Tournament, game: EventGame, session: Session, tr: Any, said: list[Reply]) -> None:
+        first = msg("tournament.game_of", event=views.name(self.core, event), round=game.round)
+        replies = in_language(await play.begin(self.core, session, tr, first), tr)
+        if session.channel == event.channel:
+            said += replies
+        else:
+            await self.deliver(session.channel, replies)
 
     def _seat_keys(self, event: Tournament, game: EventGame) -> list[str]:
         return [e.entrant if not e.bot else e.name for e in (event.entry(p) for p in game.players) if e]

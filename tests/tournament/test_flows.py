@@ -150,6 +150,35 @@ async def test_a_restart_in_the_middle_of_a_round_resumes_the_event(tmp_path: Pa
         await close_table(table)
 
 
+async def test_a_game_made_but_not_begun_when_its_process_stopped_begins_later(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game's session is made and the event saved with it; the process stops before the game
+    begins: the next step (here or in the process that takes the event over) begins it."""
+    from bot.tournament import runner
+
+    begin, stopped = runner.play.begin, []
+
+    async def stops_once(*args, **kwargs):
+        if not stopped:
+            stopped.append(True)
+            raise RuntimeError("the process stopped here")
+        return await begin(*args, **kwargs)
+
+    monkeypatch.setattr(runner.play, "begin", stops_once)
+    table = await open_table(tmp_path / "t.db", Clock())
+    try:
+        await table.say(ALICE, "/nim tournament rounds=1 3 4")
+        await table.say(ALICE, "/withdraw")
+        for _ in range(2):
+            await table.say(BOB, "/join bot easy")
+        await table.say(ALICE, "/go")
+        event = await finished(table)
+        assert stopped and event.status == EventStatus.FINISHED
+        assert [g.over for g in event.games] == [True]
+    finally:
+        await close_table(table)
+
+
 async def test_withdrawing_and_cancelling(tmp_path: Path) -> None:
     table = await open_table(tmp_path / "t.db", Clock())
     try:
