@@ -69,7 +69,6 @@ class Autoplay:
         self._expiring: set[int] = set()  # sessions whose timer this process is acting on
         self._tasks: set[asyncio.Task[Any]] = set()
         self._wake = Wake()
-        self._stopped = False  # once stopping, no bot turn begins (the AI is closed next)
 
     async def start(self) -> None:
         """Resume every bot turn that was pending (and no other process holds), and the timers."""
@@ -80,16 +79,12 @@ class Autoplay:
         self.spawn(self._timer_loop())
 
     async def stop(self) -> None:
-        self._stopped = True
-        while tasks := [*self._tasks, *self.thinking.values()]:
-            for task in tasks:
-                task.cancel()
-            for task in tasks:
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
-            for session_id, task in list(self.thinking.items()):
-                if task.done():
-                    del self.thinking[session_id]
+        tasks = [*self._tasks, *self.thinking.values()]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
         try:
             await self.core.store.release(self.owner)  # the other processes may take it all over at once
         except Exception:
@@ -118,7 +113,7 @@ class Autoplay:
     def changed(self, session: Session) -> None:
         """A session was committed: wake the timers, and start the bot if it is to move."""
         self._wake.set()
-        if not session.bot_turn or self._stopped:
+        if not session.bot_turn:
             return
         if session.watched and session.deadline is not None:
             return  # a watched game's bot moves when its deadline comes (`_expire`)
