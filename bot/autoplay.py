@@ -29,7 +29,7 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from typing import Any
 
 from bot import play, replies
@@ -69,9 +69,11 @@ class Autoplay:
         self._expiring: set[int] = set()  # sessions whose timer this process is acting on
         self._tasks: set[asyncio.Task[Any]] = set()
         self._wake = Wake()
+        self._stopping = False  # from `stop` until the next `start`: no task begins
 
     async def start(self) -> None:
         """Resume every bot turn that was pending (and no other process holds), and the timers."""
+        self._stopping = False
         for session in await self.core.store.active_sessions():
             if self.platforms is None or session.channel.partition(":")[0] in self.platforms():
                 session.bot_turn = bot_to_move(self.core.game_of(session), session)  # rows older than the column
@@ -79,12 +81,13 @@ class Autoplay:
         self.spawn(self._timer_loop())
 
     async def stop(self) -> None:
-        tasks = [*self._tasks, *self.thinking.values()]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        """Cancel every task and wait for them; none begins meanwhile (a bot turn begun now would
+        meet the AI closed after this), so the loop ends."""
+        self._stopping = True
+        while running := [t for t in (*self._tasks, *self.thinking.values()) if not t.done()]:
+            for task in running:
+                task.cancel()
+            await asyncio.gather(*running, return_exceptions=True)
         try:
             await self.core.store.release(self.owner)  # the other processes may take it all over at once
         except Exception:
@@ -95,7 +98,10 @@ class Autoplay:
         """The sessions this process holds a lease on."""
         return {*self.thinking, *self._retry, *self._expiring}
 
-    def spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any] | None:
+        if self._stopping:
+            coro.close()
+            return None
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -113,7 +119,7 @@ class Autoplay:
     def changed(self, session: Session) -> None:
         """A session was committed: wake the timers, and start the bot if it is to move."""
         self._wake.set()
-        if not session.bot_turn:
+        if not session.bot_turn or self._stopping:
             return
         if session.watched and session.deadline is not None:
             return  # a watched game's bot moves when its deadline comes (`_expire`)
