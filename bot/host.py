@@ -284,6 +284,7 @@ class Host:
         if isinstance(command, ParseError):
             refused = notice(event.user, await self._reader(event), clean.quoting(command.reason, text))
             return await _respond(respond, [refused])
+        await self._prepare(event.channel, command)
         async with self.core.locks[event.channel], self.outbox.collect():
             try:
                 async with self.store.exclusive(event.channel):  # and no other process in this channel
@@ -295,6 +296,17 @@ class Host:
                 replies = in_language([notice(event.user, tr, msg("host.storage_unavailable"))], tr)
                 await _respond(respond, replies)
         return replies
+
+    async def _prepare(self, channel: str, command: Command) -> None:
+        """The command's slow work that needs no lock (`Spec.prepare`); what fails here is met again,
+        and answered, by the command itself."""
+        spec = command_table.HOST_COMMANDS.get(command.name) if command.game is None else None
+        if spec is None or spec.prepare is None:
+            return
+        try:
+            await spec.prepare(self.core, channel, command.args)
+        except Exception:
+            log.debug("preparing /%s in %s failed; the command meets it again", command.name, channel, exc_info=True)
 
     async def _run(self, event: Event, command: Command, button: tuple[int, str, str] | None,
                    text: str) -> list[Reply]:
