@@ -175,3 +175,70 @@ def podium(view: dict[str, Any]) -> bytes:
         draw_text(image, (WIDTH / 2, height - 14), fit(view["footer"], HEAD_SIZE, WIDTH - 48), HEAD_SIZE, fill=SOFT,
                   anchor="mm")
     return png(image)
+
+
+# --- a knockout of tables ------------------------------------------------------------------------
+BOX_GAP = 14  # px between two tables' boxes
+RULE_SIZE = 14
+
+
+def table_bracket(view: dict[str, Any]) -> bytes:
+    """`view`: title, subtitle, rounds [{name, rule (who goes on), tables [{name, players [{name,
+    seed, ai, out, score, through (True, False, or None while undecided)}]}], byes [{name, seed, ai}],
+    byes_label}], champion {name, ai} or None, footer. A column a round, a box a table (its players
+    in finishing order once decided); each column's boxes spread over the height the tallest needs."""
+    rounds = view["rounds"]
+
+    def boxes(rnd: dict[str, Any]) -> list[int]:
+        heights = [len(t["players"]) * SLOT + 8 for t in rnd["tables"]]
+        return heights + ([len(rnd["byes"]) * SLOT + 8 + 22] if rnd["byes"] else [])
+
+    tallest = max([sum(boxes(r)) + BOX_GAP * len(boxes(r)) for r in rounds] + [2 * SLOT + BOX_GAP])
+    width = max(WIDTH, 24 + (len(rounds) + 1) * (COLUMN + GUTTER))
+    top = 100 + 56
+    height = top + tallest + 40
+    image = Image.new("RGB", (width, height), PAPER)
+    draw = ImageDraw.Draw(image)
+    _header(image, width, view["title"], view.get("subtitle", ""))
+    for r, rnd in enumerate(rounds):
+        x = 24 + r * (COLUMN + GUTTER)
+        draw_text(image, (x, top - 34), fit(rnd["name"], HEAD_SIZE, COLUMN, bold=True), HEAD_SIZE, fill=INK, bold=True)
+        draw_text(image, (x, top - 12), fit(rnd.get("rule", ""), RULE_SIZE, COLUMN), RULE_SIZE, fill=SOFT)
+        sizes = boxes(rnd)
+        room = tallest / max(1, len(sizes))  # each box centred in an equal share of the height
+        for i, box_height in enumerate(sizes):
+            y = top + room * i + (room - box_height) / 2
+            draw.rounded_rectangle((x, y, x + COLUMN, y + box_height - BOX_GAP / 2), radius=6, fill="white",
+                                   outline=RULE, width=2)
+            if i < len(rnd["tables"]):
+                for j, who in enumerate(rnd["tables"][i]["players"]):
+                    _table_slot(image, who, x, y + 4 + SLOT * j + SLOT / 2)
+            else:
+                draw_text(image, (x + 8, y + 14), fit(rnd.get("byes_label", ""), RULE_SIZE, COLUMN - 16), RULE_SIZE,
+                          fill=SOFT, anchor="lm")
+                for j, who in enumerate(rnd["byes"]):
+                    _table_slot(image, {**who, "through": True}, x, y + 26 + SLOT * j + SLOT / 2)
+    champion = view.get("champion")
+    if champion is not None:
+        x, centre = 24 + len(rounds) * (COLUMN + GUTTER), top + tallest / 2
+        draw.rounded_rectangle((x, centre - SLOT, x + COLUMN, centre + SLOT), radius=10, fill=MINE, outline=RULE,
+                               width=2)
+        draw_text(image, (x + 10, centre), "🏆", 24, anchor="lm")
+        draw_text(image, (x + 44, centre), fit(_name(champion), BRACKET_SIZE + 2, COLUMN - 54, bold=True),
+                  BRACKET_SIZE + 2, fill=INK, bold=True, anchor="lm")
+    if view.get("footer"):
+        draw_text(image, (24, height - 24), fit(view["footer"], HEAD_SIZE, width - 48), HEAD_SIZE, fill=SOFT)
+    return png(image)
+
+
+def _table_slot(image: Image.Image, who: dict[str, Any], x: float, y: float) -> None:
+    """A player at a table: seed, name (green and bold: goes on; grey: out), the points of each game."""
+    went = who.get("through")
+    draw_text(image, (x + 26, y), str(who.get("seed", "")), 13, fill=SOFT, anchor="rm")
+    score = str(who.get("score", ""))
+    room = COLUMN - 40 - (text_width(score, 13) + 8 if score else 0)
+    colour = WIN if went else DRAW if went is False or who.get("out") else INK
+    name = fit(("✓ " if went else "") + _name(who), BRACKET_SIZE, room, bold=bool(went))
+    draw_text(image, (x + 32, y), name, BRACKET_SIZE, fill=colour, bold=bool(went), anchor="lm")
+    if score:
+        draw_text(image, (x + COLUMN - 6, y), score, 13, fill=SOFT, anchor="rm")

@@ -49,8 +49,6 @@ async def open_event(core: Core, r: Request) -> list[Reply]:
         else:
             options.append(arg)
     setup = game.parse_options(options)
-    if format != "swiss" and setup.seats != 2:
-        raise Refusal("tournament.two_seats_only", format=msg(f"tournament.format_{format}"))
     now = core.clock()
     settings = {"rounds": count or 0, "turn_seconds": turn_seconds, "seats": setup.seats,
                 "game_options": setup.options}

@@ -10,7 +10,7 @@ from typing import Any
 from bot.core import Core, title
 from bot.i18n import Translator
 from bot.model import EVERYONE, Reply
-from bot.tournament import pairing
+from bot.tournament import pairing, tables
 from bot.tournament.model import EventGame, Tournament
 from engines.base import Msg, msg
 from render import tournament as pictures
@@ -47,7 +47,11 @@ def game_line(event: Tournament, game: EventGame, tr: Translator) -> str:
 def pairings(core: Core, event: Tournament, tr: Translator, games: list[EventGame]) -> Reply:
     head = msg("tournament.round_paired", event=name(core, event), round=event.round,
              rounds=event.rounds or event.round)
-    lines = [tr(head), *(game_line(event, g, tr) for g in games)]
+    lines = [tr(head)]
+    if event.format == "knockout" and event.seats > 2:  # how many go on from a table this round
+        stage = _table_bracket(event).rounds[event.round - 1]
+        lines.append(tr(_rule(stage, final=event.round == event.rounds)))
+    lines += [game_line(event, g, tr) for g in games]
     return Reply("\n".join(lines), audience=EVERYONE)
 
 
@@ -72,7 +76,57 @@ def standings_view(core: Core, event: Tournament, tr: Translator, final: bool) -
     return view, lines
 
 
+def _table_bracket(event: Tournament) -> tables.TableBracket:
+    gone = [e.entrant for e in event.entries if e.withdrawn]
+    return tables.knockout(event.everyone(), event.played(), event.seats, gone)
+
+
+def _rule(stage: tables.Stage, final: bool) -> Msg:
+    return msg("tournament.final_table") if final else msg("tournament.through", count=stage.through)
+
+
+def table_bracket_view(core: Core, event: Tournament, tr: Translator) -> tuple[dict[str, Any], list[str]]:
+    """A knockout of tables: a column a round, a box a table (its players in finishing order once
+    it is decided, who goes on marked), who had a bye, the champion."""
+    bracket = _table_bracket(event)
+    seeds = {e.id: i + 1 for i, e in enumerate(tables.seeded(event.everyone()))}
+
+    def side(entrant: str) -> dict[str, Any]:
+        entry = event.entry(entrant)
+        return {"name": entry.name if entry else entrant, "seed": seeds.get(entrant, 0),
+                "ai": bool(entry and entry.bot), "out": bool(entry and entry.withdrawn)}
+
+    head = tr(msg("tournament.bracket", event=name(core, event)))
+    shown_rounds, lines = [], [head]
+    for r, stage in enumerate(bracket.rounds, 1):
+        final = r == tables.knockout_rounds(len(seeds), event.seats)
+        label, rule = tr(msg("tournament.round_name", round=r)), tr(_rule(stage, final))
+        lines.append(f"{label} · {rule}")
+        shown = []
+        for t, table in enumerate(stage.tables):
+            players = []
+            for p in table.order or table.players:
+                score = " ".join(number(g.points[g.players.index(p)]) for g in table.games)
+                went = None if not table.decided else p in table.advanced
+                players.append({**side(p), "score": score, "through": went})
+            shown.append({"name": tr(msg("tournament.table_name", table=t + 1)), "players": players})
+            named = " · ".join(("✓ " if x["through"] else "") + who(event, p) + (f" {x['score']}" if x["score"] else "")
+                               for p, x in zip(table.order or table.players, players, strict=True))
+            lines.append(tr(msg("tournament.table", table=t + 1, players=named)))
+        byes = [side(p) for p in stage.byes]
+        if stage.byes:
+            lines.append(tr(msg("tournament.byes_through", names=", ".join(who(event, p) for p in stage.byes))))
+        shown_rounds.append({"name": label, "rule": rule, "tables": shown, "byes": byes,
+                             "byes_label": tr(msg("tournament.byes_heading"))})
+    champion = side(bracket.champion) if bracket.champion else None
+    if bracket.champion:
+        lines.append(tr(msg("tournament.champion", name=who(event, bracket.champion))))
+    return {"title": head, "subtitle": "", "rounds": shown_rounds, "champion": champion, "footer": ""}, lines
+
+
 def bracket_view(core: Core, event: Tournament, tr: Translator) -> tuple[dict[str, Any], list[str]]:
+    if event.seats > 2:
+        return table_bracket_view(core, event, tr)
     gone = [e.entrant for e in event.entries if e.withdrawn]
     bracket = pairing.knockout(event.everyone(), event.played(), gone)
     seeds = {e.id: i + 1 for i, e in enumerate(sorted(event.everyone(), key=lambda e: (-e.rating, e.id)))}
@@ -100,7 +154,10 @@ def bracket_view(core: Core, event: Tournament, tr: Translator) -> tuple[dict[st
 
 def podium_view(core: Core, event: Tournament, tr: Translator) -> tuple[dict[str, Any], list[str]]:
     table = pairing.standings(event.everyone(), event.played())
-    if event.format == "knockout":  # the places the bracket gives: the champion, then the final's loser
+    if event.format == "knockout" and event.seats > 2:  # the places the final table gives
+        order = list(_table_bracket(event).podium)
+        table.sort(key=lambda s: (s.id not in order, order.index(s.id) if s.id in order else 0))
+    elif event.format == "knockout":  # the places the bracket gives: the champion, then the final's loser
         bracket = pairing.knockout(event.everyone(), event.played(), [e.entrant for e in event.entries
                                                                       if e.withdrawn])
         final = bracket.rounds[-1][0] if bracket.rounds else None
@@ -134,7 +191,8 @@ async def after_round(core: Core, event: Tournament, tr: Translator, final: bool
     said = []
     if event.format == "knockout":
         view, lines = bracket_view(core, event, tr)
-        said.append(await drawn(core, pictures.bracket, view, lines, "bracket.png"))
+        draw = pictures.table_bracket if event.seats > 2 else pictures.bracket
+        said.append(await drawn(core, draw, view, lines, "bracket.png"))
     if event.format != "knockout" or final:
         view, lines = standings_view(core, event, tr, final)
         said.append(await drawn(core, pictures.standings, view, lines, "standings.png"))
