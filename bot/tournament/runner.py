@@ -160,7 +160,7 @@ class Tournaments:
                 await self._resume(event, game, tr, said)
                 continue
             if game.place is None:
-                game.place = await self._open_place(event, game, tr)
+                game.place = await self._open_place(event, game, tr, said)
                 if game.place is None:
                     return  # the channel is busy with the game before: this one follows it
                 await self._save(event)
@@ -174,7 +174,7 @@ class Tournaments:
             if game.place == event.channel:
                 return  # one at a time here
 
-    async def _open_place(self, event: Tournament, game: EventGame, tr: Any) -> str | None:
+    async def _open_place(self, event: Tournament, game: EventGame, tr: Any, said: list[Reply]) -> str | None:
         opener = self.places.get(event.channel.partition(":")[0])
         label = tr(msg("tournament.place_name", round=game.round, table=game.table + 1,
                      players=tr(msg("host.versus")).join(views.who(event, p) for p in game.players)))
@@ -187,6 +187,7 @@ class Tournaments:
             if place is not None:
                 return place
             event.options["places"] = "here"  # the platform cannot here: every game follows in the channel
+            said.append(Reply(tr(msg("tournament.places_here")), audience=EVERYONE))
         busy = await self.core.store.active(event.channel)
         here = [g for g in event.current() if g.place == event.channel and not g.over]
         return None if busy is not None or here else event.channel
