@@ -162,17 +162,19 @@ def podium(view: dict[str, Any]) -> bytes:
 # --- a knockout of tables ------------------------------------------------------------------------
 BOX_GAP = 14  # px between two tables' boxes
 RULE_SIZE = 14
+NOTE = 24  # px a table's note ("plays again") takes under its players
 
 
 def table_bracket(view: dict[str, Any]) -> bytes:
     """`view`: title, subtitle, rounds [{name, rule (who goes on), tables [{name, players [{name,
-    seed, ai, out, score, through (True, False, or None while undecided)}]}], byes [{name, seed, ai}],
+    seed, ai, out, score, through (True, False, or None while undecided)}], note: under the players,
+    e.g. that the table plays again}], byes [{name, seed, ai}],
     byes_label}], champion {name, ai} or None, footer. A column a round, a box a table (its players
     in finishing order once decided); each column's boxes spread over the height the tallest needs."""
     rounds = view["rounds"]
 
     def boxes(rnd: dict[str, Any]) -> list[int]:
-        heights = [len(t["players"]) * SLOT + 8 for t in rnd["tables"]]
+        heights = [len(t["players"]) * SLOT + 8 + (NOTE if t.get("note") else 0) for t in rnd["tables"]]
         return heights + ([len(rnd["byes"]) * SLOT + 8 + 22] if rnd["byes"] else [])
 
     tallest = max([sum(boxes(r)) + BOX_GAP * len(boxes(r)) for r in rounds] + [2 * SLOT + BOX_GAP])
@@ -196,6 +198,10 @@ def table_bracket(view: dict[str, Any]) -> bytes:
             if i < len(rnd["tables"]):
                 for j, who in enumerate(rnd["tables"][i]["players"]):
                     _table_slot(image, who, x, y + 4 + SLOT * j + SLOT / 2)
+                if rnd["tables"][i].get("note"):  # the table plays again
+                    below = y + 4 + SLOT * len(rnd["tables"][i]["players"]) + 9
+                    draw_text(image, (x + 8, below), fit(rnd["tables"][i]["note"], RULE_SIZE, COLUMN - 16), RULE_SIZE,
+                              fill=SOFT, anchor="lm")
             else:
                 draw_text(image, (x + 8, y + 14), fit(rnd.get("byes_label", ""), RULE_SIZE, COLUMN - 16), RULE_SIZE,
                           fill=SOFT, anchor="lm")
