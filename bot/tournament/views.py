@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from bot.core import Core, title
@@ -55,8 +56,32 @@ def pairings(core: Core, event: Tournament, tr: Translator, games: list[EventGam
     return Reply("\n".join(lines), audience=EVERYONE)
 
 
+def _by_reach(event: Tournament, table: list[pairing.Standing]) -> list[pairing.Standing]:
+    """A knockout of tables ranks by how far one went: the last round reached, one's place at its
+    table there (a bye: above the table places), then the standings' own order; ranked again."""
+    bracket = _table_bracket(event)
+    reach: dict[str, tuple[int, int]] = {}
+    for r, stage in enumerate(bracket.rounds):
+        for p in stage.byes:
+            reach[p] = (-r, -1)
+        for t in stage.tables:
+            for i, p in enumerate(t.order or t.players):
+                reach[p] = (-r, i if t.decided else 0)
+    keyed = [(reach.get(s.id, (1, 0)), i, s) for i, s in enumerate(table)]
+    keyed.sort(key=lambda k: (k[0], k[1]))
+    ranked, rank = [], 0
+    for i, (key, _, s) in enumerate(keyed):
+        before = keyed[i - 1][2] if i else None
+        same = before is not None and key == keyed[i - 1][0] and before.rank == s.rank
+        rank = rank if same else i + 1
+        ranked.append(replace(s, rank=rank))
+    return ranked
+
+
 def standings_view(core: Core, event: Tournament, tr: Translator, final: bool) -> tuple[dict[str, Any], list[str]]:
     table = pairing.standings(event.everyone(), event.played())
+    if event.format == "knockout" and event.seats > 2:
+        table = _by_reach(event, table)
     head = tr(msg("tournament.final_standings" if final else "tournament.standings", event=name(core, event),
                 round=event.completed, rounds=event.rounds or event.round))
     subtitle = tr(msg("tournament.entrants", count=len(event.entries)))
@@ -155,8 +180,7 @@ def bracket_view(core: Core, event: Tournament, tr: Translator) -> tuple[dict[st
 def podium_view(core: Core, event: Tournament, tr: Translator) -> tuple[dict[str, Any], list[str]]:
     table = pairing.standings(event.everyone(), event.played())
     if event.format == "knockout" and event.seats > 2:  # the places the final table gives
-        order = list(_table_bracket(event).podium)
-        table.sort(key=lambda s: (s.id not in order, order.index(s.id) if s.id in order else 0))
+        table = _by_reach(event, table)
     elif event.format == "knockout":  # the places the bracket gives: the champion, then the final's loser
         bracket = pairing.knockout(event.everyone(), event.played(), [e.entrant for e in event.entries
                                                                       if e.withdrawn])

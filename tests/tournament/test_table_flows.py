@@ -93,6 +93,13 @@ async def test_a_checkers_knockout_at_tables_of_three_with_a_tie(tmp_path: Path)
         assert lines[-1].startswith("🏆 🤖 Bot")
         podium = next(r for r in table.delivered if r.image_name == "podium.png")
         assert podium.text_board.startswith("1. " + lines[-1].removeprefix("🏆 "))
+        # The final standings go by how far each went: the final table's order, then Bob (second at
+        # his table in round one), then Alice (last there), whatever their points.
+        standings = next(r for r in table.delivered if r.image_name == "standings.png").text_board.splitlines()
+        names = [line.split(". ", 1)[1].split(" — ")[0] for line in standings]
+        assert names[2:] == ["Carol", "Bob", "Alice"]
+        places = [line.split(". ", 1)[1].split(" · ")[0] for line in podium.text_board.splitlines()]
+        assert places == names[:3]
         assert bracket.image is not None and podium.image is not None
     finally:
         await close_table(table)

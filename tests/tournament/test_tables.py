@@ -153,3 +153,29 @@ def test_who_withdrew_loses_and_a_table_with_too_few_left_is_not_played() -> Non
     assert first.byes == ("s1",) and first.through == 2
     assert first.tables[0].advanced == ("s2", "s3")  # s2 alone is left in: no game; s3 is the higher seed
     assert bracket.next.tables == (("s1", "s2", "s3"),)  # the final
+
+
+def test_a_round_robin_table_with_two_still_in_is_played_and_one_alone_is_given() -> None:
+    from bot.tournament import rounds
+    from bot.tournament.model import Entry, EventStatus, Tournament
+
+    entries = [Entry(f"p{i}", f"P{i}", 10.0 - i) for i in range(6)]
+    event = Tournament("console:t", "doudizhu", "roundrobin", EventStatus.RUNNING, "p0", {"seats": 3}, 0.0, 0.0,
+                       entries=entries)
+    event.options["rounds"] = rounds.default_rounds("roundrobin", 6, 3)
+    assert event.options["rounds"] == len(schedule(6, 3))
+    entries[1].withdrawn = 1
+    games = rounds.advance(event) or []
+    assert [len(g.players) for g in games] == [3, 3]
+    for game in games:
+        assert game.points is None  # two or three still in: played (a bot plays out the seat of who left)
+    entries[2].withdrawn = entries[3].withdrawn = entries[4].withdrawn = 1
+    for game in games:
+        game.points, game.ranks = (0.0, 0.0, 0.0), (1, 1, 1)
+    later = rounds.advance(event) or []
+    for game in later:
+        alive = [p for p in game.players if p in ("p0", "p5")]
+        if len(alive) <= 1:  # one left in: theirs without a game, the others' lost
+            assert game.ranks == tuple(1 if p in alive else 2 for p in game.players)
+        else:
+            assert game.points is None
