@@ -102,17 +102,21 @@ def bracket(view: dict[str, Any]) -> bytes:
                 draw.line((elbow, target, nx, target), fill=RULE, width=2)
             elif len(rnd["matches"]) == 1:  # the final: on to the champion
                 draw.line((x + COLUMN, centre, x + COLUMN + GUTTER, centre), fill=RULE, width=2)
+    return _ending(image, view, 24 + len(rounds) * (COLUMN + GUTTER), top + slots * SLOT / 2)
+
+
+def _ending(image: Image.Image, view: dict[str, Any], x: float, centre: float) -> bytes:
+    """A bracket's last column (the champion's box, centred on `centre`, if there is one) and footer."""
     champion = view.get("champion")
-    x = 24 + len(rounds) * (COLUMN + GUTTER)
-    centre = top + slots * SLOT / 2
     if champion is not None:
-        draw.rounded_rectangle((x, centre - SLOT, x + COLUMN, centre + SLOT), radius=10, fill=MINE, outline=RULE,
-                               width=2)
+        ImageDraw.Draw(image).rounded_rectangle((x, centre - SLOT, x + COLUMN, centre + SLOT), radius=10, fill=MINE,
+                                                outline=RULE, width=2)
         draw_text(image, (x + 10, centre), "🏆", 24, anchor="lm")
         draw_text(image, (x + 44, centre), fit(_name(champion), BRACKET_SIZE + 2, COLUMN - 54, bold=True),
                   BRACKET_SIZE + 2, fill=INK, bold=True, anchor="lm")
     if view.get("footer"):
-        draw_text(image, (24, height - 24), fit(view["footer"], HEAD_SIZE, width - 48), HEAD_SIZE, fill=SOFT)
+        draw_text(image, (24, image.height - 24), fit(view["footer"], HEAD_SIZE, image.width - 48), HEAD_SIZE,
+                  fill=SOFT)
     return png(image)
 
 
@@ -207,17 +211,7 @@ def table_bracket(view: dict[str, Any]) -> bytes:
                           fill=SOFT, anchor="lm")
                 for j, who in enumerate(rnd["byes"]):
                     _table_slot(image, {**who, "through": True}, x, y + 26 + SLOT * j + SLOT / 2)
-    champion = view.get("champion")
-    if champion is not None:
-        x, centre = 24 + len(rounds) * (COLUMN + GUTTER), top + tallest / 2
-        draw.rounded_rectangle((x, centre - SLOT, x + COLUMN, centre + SLOT), radius=10, fill=MINE, outline=RULE,
-                               width=2)
-        draw_text(image, (x + 10, centre), "🏆", 24, anchor="lm")
-        draw_text(image, (x + 44, centre), fit(_name(champion), BRACKET_SIZE + 2, COLUMN - 54, bold=True),
-                  BRACKET_SIZE + 2, fill=INK, bold=True, anchor="lm")
-    if view.get("footer"):
-        draw_text(image, (24, height - 24), fit(view["footer"], HEAD_SIZE, width - 48), HEAD_SIZE, fill=SOFT)
-    return png(image)
+    return _ending(image, view, 24 + len(rounds) * (COLUMN + GUTTER), top + tallest / 2)
 
 
 def _wrap(text: str, size: int, width: float, most: int = 2) -> list[str]:
