@@ -81,13 +81,18 @@ async def test_a_checkers_knockout_at_tables_of_three_with_a_tie(tmp_path: Path)
                                               ("console:bob", "console:carol", "console:alice")]
         assert first[0].points == (0.0, 0.75, 0.75)  # Alice resigned; Bob and Carol tied for first
         assert first[1].points[1] > first[1].points[0]  # Bob resigned the decider: Carol goes on
+        # The decider is announced as the table it is, playing again, not as a table of its own.
+        again = [r.text for r in table.delivered if "plays again" in (r.text or "")]
+        assert again and "Table 1 plays again (tie for the place that goes on): Bob vs Carol vs Alice" in again[0]
+        assert not any("Table 2" in r.text for r in table.delivered if r.text and "Round 1" in r.text)
         final = [g for g in event.games if g.round == 2]
         assert set(final[0].players) == {"bot:1", "bot:2", "console:carol"}
         await until(lambda: any(r.image_name == "podium.png" for r in table.delivered))
         bracket = next(r for r in reversed(table.delivered) if r.image_name == "bracket.png")
         lines = bracket.text_board.splitlines()
         assert lines[0] == "Round 1 · the winner of each table goes on"
-        assert lines[1] == "Table 1: ✓ Carol 0.75 0.75 · Bob 0.75 0 · Alice 0 0.75"  # each game's points
+        # each game's points; the table tied and played again
+        assert lines[1] == "Table 1, played again after a tie: ✓ Carol 0.75 0.75 · Bob 0.75 0 · Alice 0 0.75"
         assert "Through without playing: 🤖 Bot 1 (easy), 🤖 Bot 2 (easy)" in lines
         assert "Round 2 · the final table: its winner takes the event" in lines
         assert lines[-1].startswith("🏆 🤖 Bot")
