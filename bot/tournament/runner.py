@@ -138,6 +138,7 @@ class Tournaments:
                 await self._save(event)
             return []
         ended_round = event.round
+        await rounds.ready(event)  # (after a restart: a long schedule made in a thread, not in the loop)
         new = rounds.advance(event)
         await self._save(event)  # once: a second process finds the version changed
         said = []

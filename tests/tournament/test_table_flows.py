@@ -5,8 +5,12 @@ meets, a Chinese Checkers knockout whose first table ends in a tie and plays aga
 from __future__ import annotations
 
 import asyncio
+import threading
+from functools import lru_cache
 from itertools import combinations
 from pathlib import Path
+
+import pytest
 
 from bot.tournament import tables
 from bot.tournament.model import EventStatus
@@ -48,6 +52,37 @@ async def test_a_dou_dizhu_round_robin_of_bots_at_tables_of_three(tmp_path: Path
         await until(lambda: any(r.image_name == "podium.png" for r in table.delivered))
         heads = [r.text for r in table.delivered if r.image_name == "standings.png"]
         assert len(heads) == rounds and "final standings" in heads[-1]
+    finally:
+        await close_table(table)
+
+
+async def test_the_round_robin_schedule_is_made_off_the_event_loop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                                                    ) -> None:
+    """A round robin's schedule at tables (seconds for 64 entrants) is made in a thread at /go and,
+    when the runner pairs a round and finds it not made (a new process), there too: never in the
+    event loop's thread."""
+    made_in: list[int] = []
+    make = tables.schedule.__wrapped__
+
+    @lru_cache
+    def schedule(n: int, seats: int) -> tuple[tables.Round, ...]:
+        made_in.append(threading.get_ident())
+        return make(n, seats)
+
+    monkeypatch.setattr(tables, "schedule", schedule)
+    loop = threading.get_ident()
+    table = await open_table(tmp_path / "t.db", Clock())
+    try:
+        await table.say(ALICE, "/doudizhu tournament roundrobin")
+        await table.say(ALICE, "/withdraw")
+        for _ in range(4):
+            await table.say(BOB, "/join bot easy")
+        said = await table.text(ALICE, "/go")
+        assert "begins: 4 entrants" in said and len(made_in) == 1
+        schedule.cache_clear()  # as in a process started after /go: the runner makes it again
+        event = await finished(table)
+        assert event.status == EventStatus.FINISHED and event.round == len(schedule(4, 3)) > 1
+        assert len(made_in) == 2 and loop not in made_in
     finally:
         await close_table(table)
 
