@@ -55,7 +55,8 @@ async def test_a_dou_dizhu_knockout_in_a_forum_plays_each_table_in_a_topic(world
     # Each table's game (and each game a tie made it play again) had a topic of its own, and ended there.
     assert len({g.place for g in games}) == len(games) == len(api.of("createForumTopic", chat_id=FORUM))
     assert {g.place for g in games} == {f"{FORUM_CHANNEL}:{t}" for c, t in api.topics if c == FORUM}
-    if len({(g.round, frozenset(g.players)) for g in games}) < len(games):  # a tie at the place that goes on: announced as the same table playing again
+    # A tie at the place that goes on (a table's game twice in a round): announced as the same table playing again.
+    if len({(g.round, frozenset(g.players)) for g in games}) < len(games):
         assert [c for c in api.to_topic(FORUM, None) if "plays again (tie for the place that goes on)" in c.text]
     await api.wait(lambda: [c for c in api.to_topic(FORUM, None) if "podium" in c.text])
     photos = [c for c in api.to_topic(FORUM, None) if c.method == "sendPhoto"]
