@@ -66,17 +66,30 @@ def _playing_again(stage: tables.Stage) -> dict[frozenset[str], int]:
     return {frozenset(t.players): n for n, t in enumerate(stage.tables, 1) if t.games and not t.decided}
 
 
-def _by_reach(event: Tournament, table: list[pairing.Standing]) -> list[pairing.Standing]:
-    """A knockout of tables ranks by how far one went: the last round reached, one's place at its
-    table there (a bye: above the table places), then the standings' own order; ranked again."""
-    bracket = _table_bracket(event)
+def _reach(event: Tournament) -> dict[str, tuple[int, int]]:
+    """How far each went in a knockout: (minus) the last round reached, then one's place there (a
+    table's finishing place, or a match's: 0 won or undecided, 1 lost; a bye: -1, above them)."""
     reach: dict[str, tuple[int, int]] = {}
-    for r, stage in enumerate(bracket.rounds):
-        for p in stage.byes:
-            reach[p] = (-r, -1)
-        for t in stage.tables:
-            for i, p in enumerate(t.order or t.players):
-                reach[p] = (-r, i if t.decided else 0)
+    if event.seats > 2:
+        for r, stage in enumerate(_table_bracket(event).rounds):
+            for p in stage.byes:
+                reach[p] = (-r, -1)
+            for t in stage.tables:
+                for i, p in enumerate(t.order or t.players):
+                    reach[p] = (-r, i if t.decided else 0)
+        return reach
+    gone = [e.entrant for e in event.entries if e.withdrawn]
+    for r, matches in enumerate(pairing.knockout(event.everyone(), event.played(), gone).rounds):
+        for m in matches:
+            for player in (m.a, m.b):
+                if player is not None:
+                    reach[player] = (-r, -1 if m.b is None else int(m.winner is not None and m.winner != player))
+    return reach
+
+
+def _by_reach(event: Tournament, table: list[pairing.Standing]) -> list[pairing.Standing]:
+    """A knockout ranks by how far one went (`_reach`), then the standings' own order; ranked again."""
+    reach = _reach(event)
     keyed = [(reach.get(s.id, (1, 0)), i, s) for i, s in enumerate(table)]
     keyed.sort(key=lambda k: (k[0], k[1]))
     ranked, rank = [], 0
@@ -90,7 +103,7 @@ def _by_reach(event: Tournament, table: list[pairing.Standing]) -> list[pairing.
 
 def standings_view(core: Core, event: Tournament, tr: Translator, final: bool) -> tuple[dict[str, Any], list[str]]:
     table = pairing.standings(event.everyone(), event.played())
-    if event.format == "knockout" and event.seats > 2:
+    if event.format == "knockout":
         table = _by_reach(event, table)
     head = tr(msg("tournament.final_standings" if final else "tournament.standings", event=name(core, event),
                 round=event.completed, rounds=event.rounds or event.round))
@@ -193,14 +206,8 @@ def bracket_view(core: Core, event: Tournament, tr: Translator) -> tuple[dict[st
 
 def podium_view(core: Core, event: Tournament, tr: Translator) -> tuple[dict[str, Any], list[str]]:
     table = pairing.standings(event.everyone(), event.played())
-    if event.format == "knockout" and event.seats > 2:  # the places the final table gives
+    if event.format == "knockout":  # the places the bracket gives: the champion, the final's loser, ...
         table = _by_reach(event, table)
-    elif event.format == "knockout":  # the places the bracket gives: the champion, then the final's loser
-        bracket = pairing.knockout(event.everyone(), event.played(), [e.entrant for e in event.entries
-                                                                      if e.withdrawn])
-        final = bracket.rounds[-1][0] if bracket.rounds else None
-        order = [p for p in (bracket.champion, final and (final.b if final.winner == final.a else final.a)) if p]
-        table.sort(key=lambda s: (s.id not in order, order.index(s.id) if s.id in order else 0))
     places = []
     for s in table[:3]:
         entry = event.entry(s.id)
