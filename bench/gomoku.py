@@ -51,7 +51,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from bench import gomoku_tss
 from engines.base import AIInfo, AIResult, Limit
-from engines.gomoku import Gomoku, Point
+from engines.gomoku import Gomoku, Point, fastpos
 from engines.gomoku.players import move as player_move
 
 GAME = Gomoku()
@@ -161,6 +161,7 @@ def _nice() -> None:
     """Nice 10 (not more: the workers inherit the main process's niceness, and `nice -n 10` may have set it)."""
     with contextlib.suppress(OSError):
         os.nice(max(0, 10 - os.nice(0)))
+    fastpos.load()  # as the bot's AI workers do in their warm-up: no move waits for the compiled core
 
 
 def run_games(jobs: list[tuple], workers: int, progress: bool = False) -> list[dict]:
@@ -222,9 +223,10 @@ def latency_table(times: list[tuple[str, float, float, int]], title: str) -> boo
 
 def speed() -> bool:
     """Nodes per CPU second of hard and master on POSITIONS, and whether each found its move."""
-    print("\nSpeed: hard and master on fixed positions (CPU seconds)")
+    board = "compiled" if fastpos.load() else "pure Python"  # loaded before the clock runs, as in a worker
+    print(f"\nSpeed: hard and master on fixed positions (CPU seconds), board: {board}")
     print(f"{'level':7} {'position':52} {'move':>5} {'want':>7} {'nodes':>7} {'cpu s':>6} {'nodes/s':>8}")
-    ok, totals = True, Counter()
+    ok, totals, chosen = True, Counter(), []
     for level, record, want in POSITIONS:
         state = GAME.new_state({"size": 15}, 2, 0)
         for name in record.split():
@@ -237,9 +239,11 @@ def speed() -> bool:
         totals["cpu"] += spent
         good = not want or result.move.name in want.split()
         ok &= good
+        chosen.append(f"{level} {record} {result.move.name} {nodes}")
         print(f"{level:7} {record:52} {result.move.name:>5} {want or '-':>7} {nodes:7} {spent:6.2f} "
               f"{nodes / max(spent, 1e-9):8.0f}  {'' if not want else 'PASS' if good else 'FAIL'}")
     print(f"all: {totals['nodes']} nodes in {totals['cpu']:.2f} CPU s = {totals['nodes'] / totals['cpu']:.0f} nodes/s")
+    print(f"digest of the moves and node counts: {hashlib.sha256(chr(10).join(chosen).encode()).hexdigest()[:16]}")
     return ok
 
 

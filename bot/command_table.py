@@ -32,6 +32,7 @@ from bot.web import chat
 from engines.base import Game, msg
 
 Handler = Callable[[Core, Request], Awaitable[list[Reply]]]
+Prepare = Callable[[Core, str, tuple[str, ...]], Awaitable[None]]
 ArgKind = Literal["text", "move", "number", "user", "game", "choice"]
 
 
@@ -55,7 +56,9 @@ class Spec:
     """One command. The dispatcher checks `status` (the channel's session must exist and be in
     it) and `seat` (the user must have a seat) before `run` is called. `moderator`: being a
     moderator changes what the command may do, so adapters that must ask the platform who is
-    one (Telegram) ask only then."""
+    one (Telegram) ask only then. `prepare`: slow work the command may do before its channel is
+    locked (channel, arguments), so the channel's other commands do not wait for it; `run` then finds
+    it done. It may only make what `run` would make the same way (a first review)."""
 
     name: str
     run: Handler
@@ -63,6 +66,7 @@ class Spec:
     status: SessionStatus | None = None
     seat: bool = False
     moderator: bool = False
+    prepare: Prepare | None = None
 
 
 PLAYING, LOBBY = SessionStatus.PLAYING, SessionStatus.LOBBY
@@ -106,7 +110,7 @@ HOST_COMMANDS: dict[str, Spec] = {spec.name: spec for spec in (
     Spec("hand", info.hand, status=PLAYING, seat=True),
     Spec("record", info.record),
     Spec("replay", info.replay_at, (Arg("move", "number", high=100_000),)),
-    Spec("review", review.review, (Arg("back", "number", high=review.MOST),)),
+    Spec("review", review.review, (Arg("back", "number", high=review.MOST),), prepare=review.prepare),
     Spec("rules", info.rules, (GAME,)),
     Spec("games", info.games),
     Spec("stats", rating_commands.stats, (Arg("user", "user"),)),

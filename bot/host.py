@@ -157,11 +157,11 @@ class Host:
 
     async def start(self) -> None:
         """Resume: every AI turn that was pending, and the timers."""
+        self.autoplay.spawn(self.ai.warm_up())  # at once: the workers start while the rest catches up
+        self.autoplay.spawn(self.pictures.warm_up())
         await rating_store.catch_up(self.store)  # games whose rating failed when they ended (logged then)
         self.outbox.start()  # first: what a stopped process still owed the channels
         await self.autoplay.start()
-        self.autoplay.spawn(self.ai.warm_up())
-        self.autoplay.spawn(self.pictures.warm_up())
         self.rerater.start()  # and any re-rating a stopped process left half done
         self.tournaments.start()  # and the tournaments running
 
@@ -284,6 +284,7 @@ class Host:
         if isinstance(command, ParseError):
             refused = notice(event.user, await self._reader(event), clean.quoting(command.reason, text))
             return await _respond(respond, [refused])
+        await self._prepare(event.channel, command)
         async with self.core.locks[event.channel], self.outbox.collect():
             try:
                 async with self.store.exclusive(event.channel):  # and no other process in this channel
@@ -295,6 +296,17 @@ class Host:
                 replies = in_language([notice(event.user, tr, msg("host.storage_unavailable"))], tr)
                 await _respond(respond, replies)
         return replies
+
+    async def _prepare(self, channel: str, command: Command) -> None:
+        """The command's slow work that needs no lock (`Spec.prepare`); what fails here is met again,
+        and answered, by the command itself."""
+        spec = command_table.HOST_COMMANDS.get(command.name) if command.game is None else None
+        if spec is None or spec.prepare is None:
+            return
+        try:
+            await spec.prepare(self.core, channel, command.args)
+        except Exception:
+            log.debug("preparing /%s in %s failed; the command meets it again", command.name, channel, exc_info=True)
 
     async def _run(self, event: Event, command: Command, button: tuple[int, str, str] | None,
                    text: str) -> list[Reply]:

@@ -33,30 +33,29 @@ STORAGE_TIMEOUT = 2.0  # seconds the storage may take to answer a readiness chec
 Check: TypeAlias = Callable[[], bool | str]
 
 
-class Ops:
-    """`checks`: each platform this process runs, by name -> whether it is connected now."""
+class Served:
+    """An aiohttp application (`app()`) served on `listen`:`port`, started and stopped: the base of this
+    endpoint and of the web site (`bot.web.site`), each on its own port. `what` names it when the port
+    cannot be had."""
 
-    def __init__(self, store: Any, checks: Mapping[str, Check], listen: str = "127.0.0.1",
-                 port: int = 0) -> None:
-        self.store = store
-        self.checks = dict(checks)
+    what = "/metrics"
+
+    def __init__(self, listen: str = "127.0.0.1", port: int = 0) -> None:
         self.listen, self.port = listen, port
         self._runner: web.AppRunner | None = None
 
+    def app(self) -> web.Application:
+        raise NotImplementedError
+
     async def start(self) -> int:
         """Serve; returns the port (the one given, or the one the system chose for 0)."""
-        app = web.Application()
-        app.router.add_get("/healthz", self._live)
-        app.router.add_get("/readyz", self._ready)
-        app.router.add_get("/metrics", self._metrics)
-        self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
+        self._runner = web.AppRunner(self.app(), handle_signals=False, access_log=None)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.listen, self.port)
         try:
-            await site.start()
+            await web.TCPSite(self._runner, self.listen, self.port).start()
         except OSError as error:  # the port is taken, the address is not this machine's
             await self.stop()
-            raise StartFailed(f"cannot serve /metrics on {self.listen}:{self.port}: {error.strerror or error}",
+            raise StartFailed(f"cannot serve {self.what} on {self.listen}:{self.port}: {error.strerror or error}",
                               transient=False) from None
         self.port = self._runner.addresses[0][1]
         return self.port
@@ -65,6 +64,23 @@ class Ops:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+
+
+class Ops(Served):
+    """`checks`: each platform this process runs, by name -> whether it is connected now."""
+
+    def __init__(self, store: Any, checks: Mapping[str, Check], listen: str = "127.0.0.1",
+                 port: int = 0) -> None:
+        super().__init__(listen, port)
+        self.store = store
+        self.checks = dict(checks)
+
+    def app(self) -> web.Application:
+        app = web.Application()
+        app.router.add_get("/healthz", self._live)
+        app.router.add_get("/readyz", self._ready)
+        app.router.add_get("/metrics", self._metrics)
+        return app
 
     async def readiness(self) -> dict[str, Any]:
         found: dict[str, Any] = {}

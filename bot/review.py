@@ -32,13 +32,29 @@ async def review(core: Core, r: Request) -> list[Reply]:
     finished = await core.store.finished(r.event.channel, MOST)
     if not finished:
         raise OpenRefusal("review.none")
-    back = read_number(r.command.args[0]) if r.command.args else 1
-    if back is None or not 1 <= back <= len(finished):
+    session = await _chosen(core, finished, r.command.args)
+    if session is None:
         raise OpenRefusal("review.usage", count=len(finished))
-    session = await core.store.get(finished[back - 1])
-    assert session is not None, "a finished game's id names a session"
     found = await reviewed(core, session)
     return [await picture(core, session, found, r.tr)]
+
+
+async def prepare(core: Core, channel: str, args: tuple[str, ...]) -> None:
+    """Before the channel is locked: make and store the review `/review` will show, if it is not
+    stored yet (a first Gomoku review thinks for seconds; the channel's moves need not wait)."""
+    session = await _chosen(core, await core.store.finished(channel, MOST), args)
+    if session is not None:
+        await reviewed(core, session)
+
+
+async def _chosen(core: Core, finished: list[int], args: tuple[str, ...]) -> Session | None:
+    """The finished game `/review [N]` names (None: N names none)."""
+    back = read_number(args[0]) if args else 1
+    if back is None or not 1 <= back <= len(finished):
+        return None
+    session = await core.store.get(finished[back - 1])
+    assert session is not None, "a finished game's id names a session"
+    return session
 
 
 async def reviewed(core: Core, session: Session) -> Review:

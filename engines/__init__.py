@@ -34,8 +34,14 @@ def all_games() -> dict[str, Game[Any, Any]]:
 
 
 def load_all() -> list[str]:
-    """Import every game (a worker process calls this once, to be ready for its first move)."""
-    return list(all_games())
+    """Import every game and run its `warm_up` if it has one (a worker process calls this once, to be
+    ready for its first move)."""
+    games = all_games()
+    for game in games.values():
+        warm_up = getattr(game, "warm_up", None)
+        if warm_up is not None:
+            warm_up()
+    return list(games)
 
 
 def think(game: str, state: JSON, seat: int, level: str, seed: int, limit: Limit | None = None) -> tuple[str, AIInfo]:

@@ -386,6 +386,11 @@ class Storage(Ratings, Events, PuzzleStore):
         only, and only those in which one of `players` (user ids) sat, when given."""
 
     @abstractmethod
+    async def events_published(self, key: str, default_on: Sequence[str], limit: int = 10) -> list[Tournament]:
+        """The tournaments that have begun (round 1 or later), the most recently changed first, of the
+        channels that show their games as in `published`."""
+
+    @abstractmethod
     async def web_ids(self, kind: str, targets: Sequence[str], new: Callable[[], str]) -> dict[str, str]:
         """Each of `targets` of `kind` (a game, a player, a place) -> its id on the web: the one it
         has, else a `new()` one kept from now on (in one transaction; processes agree on it)."""

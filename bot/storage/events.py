@@ -77,7 +77,7 @@ class SQLEvents(SQLOutbox):
                 f" AND {free.replace('e.', '')} RETURNING id",
                 owner, lease, owner, owner,
             )
-            return await _load(tx, f"id IN ({marks(len(rows))})", *[r["id"] for r in rows]) if rows else []
+            return await load_events(tx, f"id IN ({marks(len(rows))})", *[r["id"] for r in rows]) if rows else []
 
     async def events_release(self, owner: str) -> None:
         async with self._writing() as tx:
@@ -88,12 +88,12 @@ class SQLEvents(SQLOutbox):
             rows = await tx.rows("SELECT event_id FROM event_entrants WHERE entrant=? ORDER BY event_id DESC LIMIT ?",
                                  entrant, limit)
             ids = [r["event_id"] for r in rows]
-            found = await _load(tx, f"id IN ({marks(len(ids))})", *ids) if ids else []
+            found = await load_events(tx, f"id IN ({marks(len(ids))})", *ids) if ids else []
         return sorted(found, key=lambda e: -(e.id or 0))
 
     async def _events(self, where: str, *params: Any) -> list[Tournament]:
         async with self._reading() as tx:
-            return await _load(tx, where, *params)
+            return await load_events(tx, where, *params)
 
 
 async def _write_children(tx: Tx, event: Tournament) -> None:
@@ -117,7 +117,7 @@ async def _write_children(tx: Tx, event: Tournament) -> None:
     )
 
 
-async def _load(tx: Tx, where: str, *params: Any) -> list[Tournament]:
+async def load_events(tx: Tx, where: str, *params: Any) -> list[Tournament]:
     rows = await tx.rows(f"SELECT {EVENT_COLUMNS} FROM events WHERE {where} ORDER BY id", *params)
     if not rows:
         return []

@@ -14,10 +14,20 @@ from typing import Any
 
 from bot.session import Session
 from bot.storage.contract import session_of
+from bot.storage.events import load_events
 from bot.storage.outboxed import SQLOutbox
 from bot.storage.rated import marks
+from bot.tournament.model import Tournament
 
 SEAT_COLUMNS = "session_id, seat, user_id, name, handle, ai_level, away, accepted"
+
+
+def shown(alias: str, default_on: Sequence[str]) -> str:
+    """The join and condition that keep the rows (`alias`) of the channels whose setting (the first
+    parameter) is "on", or unset where the channel starts with one of `default_on` (the next ones)."""
+    by_default = " OR ".join(f"{alias}.channel LIKE ?" for _ in default_on) or "1=0"
+    return (f"LEFT JOIN channel_settings c ON c.channel={alias}.channel AND c.key=?"
+            f" WHERE COALESCE(c.value, CASE WHEN {by_default} THEN 'on' ELSE 'off' END)='on'")
 
 
 class SQLPublished(SQLOutbox):
@@ -31,7 +41,6 @@ class SQLPublished(SQLOutbox):
     async def published(self, key: str, default_on: Sequence[str], game: str | None = None,
                         players: Sequence[str] | None = None, limit: int = 20,
                         offset: int = 0) -> list[Session]:
-        by_default = " OR ".join("s.channel LIKE ?" for _ in default_on) or "1=0"
         where, params = [], [key, *(f"{prefix}%" for prefix in default_on)]
         if game is not None:
             where.append(" AND s.game=?")
@@ -40,8 +49,7 @@ class SQLPublished(SQLOutbox):
             where.append(f" AND s.id IN (SELECT session_id FROM seats WHERE user_id IN ({marks(len(players))}))"
                          if players else " AND 1=0")
             params += players
-        sql = ("SELECT s.* FROM sessions s LEFT JOIN channel_settings c ON c.channel=s.channel AND c.key=?"
-               f" WHERE s.status='finished' AND COALESCE(c.value, CASE WHEN {by_default} THEN 'on' ELSE 'off' END)='on'"
+        sql = (f"SELECT s.* FROM sessions s {shown('s', default_on)} AND s.status='finished'"
                f"{''.join(where)} ORDER BY s.updated_at DESC, s.id DESC LIMIT ? OFFSET ?")
         async with self._reading() as tx:
             rows = await tx.rows(sql, *params, limit, offset)
@@ -52,6 +60,14 @@ class SQLPublished(SQLOutbox):
         for seat in seats:
             by_session[seat["session_id"]].append([seat[c] for c in SEAT_COLUMNS.split(", ")[1:]])
         return [session_of(row, by_session[row["id"]]) for row in rows]
+
+    async def events_published(self, key: str, default_on: Sequence[str], limit: int = 10) -> list[Tournament]:
+        sql = (f"SELECT e.id FROM events e {shown('e', default_on)} AND e.round > 0"
+               " ORDER BY e.updated_at DESC, e.id DESC LIMIT ?")
+        async with self._reading() as tx:
+            ids = [r["id"] for r in await tx.rows(sql, key, *(f"{prefix}%" for prefix in default_on), limit)]
+            found = await load_events(tx, f"id IN ({marks(len(ids))})", *ids) if ids else []
+        return sorted(found, key=lambda event: ids.index(event.id))
 
     async def web_ids(self, kind: str, targets: Sequence[str], new: Callable[[], str]) -> dict[str, str]:
         wanted = sorted(set(targets))

@@ -49,8 +49,6 @@ async def open_event(core: Core, r: Request) -> list[Reply]:
         else:
             options.append(arg)
     setup = game.parse_options(options)
-    if format != "swiss" and setup.seats != 2:
-        raise Refusal("tournament.two_seats_only", format=msg(f"tournament.format_{format}"))
     now = core.clock()
     settings = {"rounds": count or 0, "turn_seconds": turn_seconds, "seats": setup.seats,
                 "game_options": setup.options}
@@ -115,6 +113,7 @@ async def go(core: Core, r: Request) -> list[Reply]:
     least = max(2, event.seats)
     if len(event.entries) < least:
         raise Refusal("tournament.too_few", count=least)
+    await rounds.ready(event)  # (a long schedule is made in a thread, not in the event loop)
     fit = rounds.most_rounds(event.format, len(event.entries), event.seats)
     wanted = event.rounds or rounds.default_rounds(event.format, len(event.entries), event.seats)
     if event.format == "swiss" and wanted > fit:

@@ -6,10 +6,10 @@ points each took there (`Played`; a bye is a table of one). From those alone:
 - `swiss`: tables of `seats` by score then rating (two seats: the top half of a score group
   meets its bottom half, 1 v 5, 2 v 6 ...), nobody meets anyone twice while that is possible,
   and the `len % seats` left over sit out (a bye) — the lowest ranked who has not had one.
-- `round_robin`: every pair once, by the circle method (two seats).
-- `knockout`: seeded by rating (1 meets the last seed), byes to the top seeds in a field that
-  is not a power of two, and a decider game after a draw (after `MOST_GAMES` draws in a row the
-  higher seed goes through).
+- `round_robin`: every pair once, by the circle method (two seats; more: `tables`).
+- `knockout` (two seats; more: `tables`): seeded by rating (1 meets the last seed), byes to the
+  top seeds in a field that is not a power of two, and a decider game after a draw (after
+  `MOST_GAMES` draws in a row the higher seed goes through).
 - `standings`: points, then Buchholz (what one's opponents scored), Sonneborn-Berger (each
   opponent's score weighted by what one took from them), then games won.
 
@@ -49,11 +49,11 @@ class Played:
         return len(self.players) == 1
 
     def won(self, player: str) -> bool:
-        """Finished alone in first place."""
+        """Finished first and not everyone did (a draw): alone, or with partners (Dou Dizhu's farmers)."""
         if self.bye or not self.ranks:
             return False
         i = self.players.index(player)
-        return self.ranks[i] == 1 and self.ranks.count(1) == 1
+        return self.ranks[i] == 1 and self.ranks.count(1) < len(self.ranks)
 
 
 @dataclass(frozen=True)

@@ -1,22 +1,27 @@
 """A tournament's rounds: the next one paired, a finished game scored, the end. No I/O: the
-event (`Tournament`) is changed in place and the caller saves it (once: its version says so)."""
+event (`Tournament`) is changed in place and the caller saves it (once: its version says so).
+`ready` first (awaited) keeps the long computations out of the event loop."""
 
 from __future__ import annotations
 
+import asyncio
 import math
 
 from bot.session import Session, SessionStatus
-from bot.tournament import pairing
+from bot.tournament import pairing, tables
 from bot.tournament.model import EventGame, EventStatus, Tournament
 
 
 def default_rounds(format: str, entrants: int, seats: int) -> int:
     """Swiss: enough rounds for one winner in a field of two-player games (log2), at least one;
-    round robin: every pair once; knockout: down to the final."""
+    round robin: every pair once (at tables of more: every pair at a table once); knockout: down
+    to the final."""
     if format == "roundrobin":
+        if seats > 2:
+            return len(tables.schedule(entrants, seats))
         return entrants - 1 if entrants % 2 == 0 else entrants
     if format == "knockout":
-        return pairing.knockout_rounds(entrants)
+        return tables.knockout_rounds(entrants, seats) if seats > 2 else pairing.knockout_rounds(entrants)
     return max(1, math.ceil(math.log(max(2, entrants), seats if seats > 1 else 2)))
 
 
@@ -27,6 +32,14 @@ def most_rounds(format: str, entrants: int, seats: int) -> int:
     return entrants if entrants % 2 else entrants - 1
 
 
+async def ready(event: Tournament) -> None:
+    """Compute in a thread what `default_rounds` and `advance` would otherwise compute at length in
+    the event loop the first time (a round robin at tables: its schedule, up to seconds for 64
+    entrants); they find it cached after."""
+    if event.format == "roundrobin" and event.seats > 2 and len(event.entries) >= event.seats:
+        await asyncio.to_thread(tables.schedule, len(event.entries), event.seats)
+
+
 def advance(event: Tournament) -> list[EventGame] | None:
     """Pair the next round (or a knockout round's deciders): the new games, which the event now
     holds; None when the event is over (its status is then finished)."""
@@ -34,7 +47,11 @@ def advance(event: Tournament) -> list[EventGame] | None:
     gone = [e.entrant for e in event.entries if e.withdrawn]
     r = event.round
     if event.format == "knockout":
-        bracket = pairing.knockout(event.everyone(), played, gone)
+        bracket: pairing.Bracket | tables.TableBracket
+        if event.seats > 2:
+            bracket = tables.knockout(event.everyone(), played, event.seats, gone)
+        else:
+            bracket = pairing.knockout(event.everyone(), played, gone)
         if bracket.champion is not None or not bracket.next.tables:
             event.status = EventStatus.FINISHED
             return None
@@ -44,6 +61,8 @@ def advance(event: Tournament) -> list[EventGame] | None:
         event.status = EventStatus.FINISHED
         return None
     if event.format == "roundrobin":
+        if event.seats > 2:
+            return _add(event, r + 1, tables.round_robin(event.everyone(), event.seats)[r])
         schedule = pairing.round_robin(event.everyone())
         return _add(event, r + 1, schedule[r])
     return _add(event, r + 1, pairing.swiss(event.still_in(), played, event.seats))
@@ -57,7 +76,9 @@ def _add(event: Tournament, r: int, paired: pairing.Pairing) -> list[EventGame]:
     new = []
     for i, table in enumerate(paired.tables):
         game = EventGame(r, first + i, tuple(table))
-        if gone & set(table):  # a round robin's game of someone who withdrew: theirs is lost
+        # A round robin's game with one left in (the others withdrew): theirs are lost. With two or
+        # more left it is played; a bot plays out the seat of who withdrew, who finishes last.
+        if len(set(table) - gone) <= 1 and gone & set(table):
             ranks = tuple(2 if p in gone else 1 for p in table)
             game.points, game.ranks = pairing.place_points(ranks), ranks
         new.append(game)

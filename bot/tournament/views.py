@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from bot.core import Core, title
 from bot.i18n import Translator
 from bot.model import EVERYONE, Reply
-from bot.tournament import pairing
+from bot.tournament import pairing, tables
 from bot.tournament.model import EventGame, Tournament
 from engines.base import Msg, msg
 from render import tournament as pictures
@@ -47,12 +48,50 @@ def game_line(event: Tournament, game: EventGame, tr: Translator) -> str:
 def pairings(core: Core, event: Tournament, tr: Translator, games: list[EventGame]) -> Reply:
     head = msg("tournament.round_paired", event=name(core, event), round=event.round,
              rounds=event.rounds or event.round)
-    lines = [tr(head), *(game_line(event, g, tr) for g in games)]
+    lines = [tr(head)]
+    if event.format == "knockout" and event.seats > 2:  # how many go on from a table this round
+        stage = _table_bracket(event).rounds[event.round - 1]
+        lines.append(tr(_rule(stage, final=event.round == event.rounds)))
+        again = _playing_again(stage)
+        lines += [tr(msg("tournament.table_again", table=again[frozenset(g.players)],
+                         players=tr(msg("host.versus")).join(who(event, p) for p in g.players)))
+                  if g.points is None and frozenset(g.players) in again else game_line(event, g, tr) for g in games]
+    else:
+        lines += [game_line(event, g, tr) for g in games]
     return Reply("\n".join(lines), audience=EVERYONE)
+
+
+def _playing_again(stage: tables.Stage) -> dict[frozenset[str], int]:
+    """The round's tables that tied at the place that goes on and play again: their numbers (from 1)."""
+    return {frozenset(t.players): n for n, t in enumerate(stage.tables, 1) if t.games and not t.decided}
+
+
+def _by_reach(event: Tournament, table: list[pairing.Standing]) -> list[pairing.Standing]:
+    """A knockout of tables ranks by how far one went: the last round reached, one's place at its
+    table there (a bye: above the table places), then the standings' own order; ranked again."""
+    bracket = _table_bracket(event)
+    reach: dict[str, tuple[int, int]] = {}
+    for r, stage in enumerate(bracket.rounds):
+        for p in stage.byes:
+            reach[p] = (-r, -1)
+        for t in stage.tables:
+            for i, p in enumerate(t.order or t.players):
+                reach[p] = (-r, i if t.decided else 0)
+    keyed = [(reach.get(s.id, (1, 0)), i, s) for i, s in enumerate(table)]
+    keyed.sort(key=lambda k: (k[0], k[1]))
+    ranked, rank = [], 0
+    for i, (key, _, s) in enumerate(keyed):
+        before = keyed[i - 1][2] if i else None
+        same = before is not None and key == keyed[i - 1][0] and before.rank == s.rank
+        rank = rank if same else i + 1
+        ranked.append(replace(s, rank=rank))
+    return ranked
 
 
 def standings_view(core: Core, event: Tournament, tr: Translator, final: bool) -> tuple[dict[str, Any], list[str]]:
     table = pairing.standings(event.everyone(), event.played())
+    if event.format == "knockout" and event.seats > 2:
+        table = _by_reach(event, table)
     head = tr(msg("tournament.final_standings" if final else "tournament.standings", event=name(core, event),
                 round=event.completed, rounds=event.rounds or event.round))
     subtitle = tr(msg("tournament.entrants", count=len(event.entries)))
@@ -72,7 +111,61 @@ def standings_view(core: Core, event: Tournament, tr: Translator, final: bool) -
     return view, lines
 
 
+def _table_bracket(event: Tournament) -> tables.TableBracket:
+    gone = [e.entrant for e in event.entries if e.withdrawn]
+    return tables.knockout(event.everyone(), event.played(), event.seats, gone)
+
+
+def _rule(stage: tables.Stage, final: bool) -> Msg:
+    return msg("tournament.final_table") if final else msg("tournament.through", count=stage.through)
+
+
+def table_bracket_view(core: Core, event: Tournament, tr: Translator) -> tuple[dict[str, Any], list[str]]:
+    """A knockout of tables: a column a round, a box a table (its players in finishing order once
+    it is decided, who goes on marked), who had a bye, the champion."""
+    bracket = _table_bracket(event)
+    seeds = {e.id: i + 1 for i, e in enumerate(tables.seeded(event.everyone()))}
+
+    def side(entrant: str) -> dict[str, Any]:
+        entry = event.entry(entrant)
+        return {"name": entry.name if entry else entrant, "seed": seeds.get(entrant, 0),
+                "ai": bool(entry and entry.bot), "out": bool(entry and entry.withdrawn)}
+
+    head = tr(msg("tournament.bracket", event=name(core, event)))
+    shown_rounds, lines = [], [head]
+    for r, stage in enumerate(bracket.rounds, 1):
+        final = r == tables.knockout_rounds(len(seeds), event.seats)
+        label, rule = tr(msg("tournament.round_name", round=r)), tr(_rule(stage, final))
+        lines.append(f"{label} · {rule}")
+        shown = []
+        for t, table in enumerate(stage.tables):
+            players = []
+            for p in table.order or table.players:
+                score = " ".join(number(g.points[g.players.index(p)]) for g in table.games)
+                went = None if not table.decided else p in table.advanced
+                players.append({**side(p), "score": score, "through": went})
+            # A table that tied at the place that goes on plays again (or did): said in its box.
+            again = "again" if table.games and not table.decided else "replayed" if len(table.games) > 1 else ""
+            shown.append({"name": tr(msg("tournament.table_name", table=t + 1)), "players": players,
+                          "note": tr(msg(f"tournament.{again}_note")) if again else ""})
+            named = " · ".join(("✓ " if x["through"] else "") + who(event, p) + (f" {x['score']}" if x["score"] else "")
+                               for p, x in zip(table.order or table.players, players, strict=True))
+            lines.append(tr(msg(f"tournament.table_{again}" if again else "tournament.table", table=t + 1,
+                                players=named)))
+        byes = [side(p) for p in stage.byes]
+        if stage.byes:
+            lines.append(tr(msg("tournament.byes_through", names=", ".join(who(event, p) for p in stage.byes))))
+        shown_rounds.append({"name": label, "rule": rule, "tables": shown, "byes": byes,
+                             "byes_label": tr(msg("tournament.byes_heading"))})
+    champion = side(bracket.champion) if bracket.champion else None
+    if bracket.champion:
+        lines.append(tr(msg("tournament.champion", name=who(event, bracket.champion))))
+    return {"title": head, "subtitle": "", "rounds": shown_rounds, "champion": champion, "footer": ""}, lines
+
+
 def bracket_view(core: Core, event: Tournament, tr: Translator) -> tuple[dict[str, Any], list[str]]:
+    if event.seats > 2:
+        return table_bracket_view(core, event, tr)
     gone = [e.entrant for e in event.entries if e.withdrawn]
     bracket = pairing.knockout(event.everyone(), event.played(), gone)
     seeds = {e.id: i + 1 for i, e in enumerate(sorted(event.everyone(), key=lambda e: (-e.rating, e.id)))}
@@ -100,7 +193,9 @@ def bracket_view(core: Core, event: Tournament, tr: Translator) -> tuple[dict[st
 
 def podium_view(core: Core, event: Tournament, tr: Translator) -> tuple[dict[str, Any], list[str]]:
     table = pairing.standings(event.everyone(), event.played())
-    if event.format == "knockout":  # the places the bracket gives: the champion, then the final's loser
+    if event.format == "knockout" and event.seats > 2:  # the places the final table gives
+        table = _by_reach(event, table)
+    elif event.format == "knockout":  # the places the bracket gives: the champion, then the final's loser
         bracket = pairing.knockout(event.everyone(), event.played(), [e.entrant for e in event.entries
                                                                       if e.withdrawn])
         final = bracket.rounds[-1][0] if bracket.rounds else None
@@ -134,7 +229,8 @@ async def after_round(core: Core, event: Tournament, tr: Translator, final: bool
     said = []
     if event.format == "knockout":
         view, lines = bracket_view(core, event, tr)
-        said.append(await drawn(core, pictures.bracket, view, lines, "bracket.png"))
+        draw = pictures.table_bracket if event.seats > 2 else pictures.bracket
+        said.append(await drawn(core, draw, view, lines, "bracket.png"))
     if event.format != "knockout" or final:
         view, lines = standings_view(core, event, tr, final)
         said.append(await drawn(core, pictures.standings, view, lines, "standings.png"))

@@ -11,7 +11,10 @@ from bot.i18n import Translator
 from bot.session import SessionStatus
 from bot.tournament import views
 from bot.web import access
+from bot.web.replay import when
 from engines.base import msg
+
+LISTED = 10  # tournaments the start page lists
 
 
 async def tournament(core: Core, tr: Translator, token: str) -> dict[str, Any]:
@@ -35,6 +38,16 @@ async def tournament(core: Core, tr: Translator, token: str) -> dict[str, Any]:
         rounds.append({"name": tr(msg("tournament.round_name", round=number)), "games": games})
     return {"title": tr(views.name(core, event)), "standings": standings, "bracket": bracket, "rounds": rounds,
             "game": event.game}
+
+
+async def listed(core: Core, tr: Translator, most: int = LISTED) -> list[dict[str, str]]:
+    """The tournaments the start page lists: begun, in channels that show their games, latest first."""
+    found = await core.store.events_published(access.WEB, access.DEFAULT_ON, limit=most)
+    tokens = await access.ids(core.store, access.EVENT, (str(e.id) for e in found))
+    return [{"token": tokens[str(e.id)], "name": tr(views.name(core, e)),
+             "status": tr(msg(f"tournament.status_{e.status}")), "when": when(e.updated_at),
+             "entrants": tr(msg("web.entrants", count=len([x for x in e.entries if not x.withdrawn])))}
+            for e in found if e.game in core.games]
 
 
 async def of_game(core: Core, session_id: int, tr: Translator) -> dict[str, str] | None:

@@ -6,7 +6,6 @@ that allow the web (`bot.web.access`).
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,10 +62,6 @@ class Card:
     extra: list[str] = field(default_factory=list)
 
 
-def when(at: float) -> str:
-    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(at))
-
-
 def page_number(text: str | None) -> int:
     return min(MOST_PAGES, max(1, int(text))) if text and text.isdigit() and len(text) < 6 else 1
 
@@ -84,7 +79,7 @@ async def game_rows(core: Core, sessions: list[Session], tr: Translator,
     rows = []
     for s in sessions:
         row = GameRow(tokens[s.id or 0], tr(title(core.game_of(s))), replay.names(s, tr),
-                      replay.result(s, tr), when(s.updated_at))
+                      replay.result(s, tr), replay.when(s.updated_at))
         if accounts:
             mine = [seat.seat for seat in s.seats if seat.user_id in accounts]
             row.mine = seat_result(s, mine[0]) if mine else ""
@@ -96,7 +91,7 @@ async def index(core: Core, tr: Translator, page: int) -> dict[str, Any]:
     sessions = await core.store.published(access.WEB, access.DEFAULT_ON, limit=RECENT + 1, offset=(page - 1) * RECENT)
     games = [{"name": name, "title": tr(title(g))} for name, g in core.games.items()]
     return {"games": games, "recent": await game_rows(core, sessions[:RECENT], tr), "page": page,
-            "more": len(sessions) > RECENT}
+            "more": len(sessions) > RECENT, "events": await events.listed(core, tr) if page == 1 else []}
 
 
 async def leaderboard(core: Core, tr: Translator, game: str, page: int, place_token: str | None) -> dict[str, Any]:
@@ -167,8 +162,8 @@ async def game(core: Core, tr: Translator, token: str, ply: str | None) -> dict[
     shown = [{"ply": s.ply, "who": names[s.seat] if s.seat is not None else "", "move": s.move, "hands": list(s.hands)}
              for s in steps]
     found = await replay.stored_review(core, session)
-
-    return {"token": token, "title": tr(title(g)), "game": g.name, "players": names, "when": when(session.updated_at),
+    return {"token": token, "title": tr(title(g)), "game": g.name, "players": names,
+            "when": replay.when(session.updated_at),
             "review": review.lines(session, found, tr) if found is not None else [],
             "event": await events.of_game(core, session.id or 0, tr),
             "result": replay.result(session, tr), "steps": shown, "count": len(moves), "at": at}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -46,6 +47,10 @@ def steps(game: Game, session: Session, moves: list[MoveRow], names: list[str], 
     hands = [tuple(f"{names[s]}: {' '.join(game.private_lines(state, s, tr))}" for s in range(len(names)))
              for state in states(game, session, moves)]
     return [Step(s.ply, s.seat, s.move, h) for s, h in zip(found, hands, strict=True)]
+
+
+def when(at: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(at))
 
 
 def names(session: Session, tr: Translator) -> list[str]:
@@ -127,5 +132,6 @@ def result(session: Session, tr: Translator) -> str:
     else:
         line = tr(msg("host.result_line_draw", reason=outcome.reason))
     if outcome.scores:
-        line += " " + tr(msg("host.scores", scores=[f"{s.name} {outcome.scores[s.seat]:+g}" for s in session.seats]))
+        scores = tr(msg("host.scores", scores=[f"{s.name} {outcome.scores[s.seat]:+g}" for s in session.seats]))
+        line = tr(msg("web.with_scores", result=line, scores=scores))
     return line

@@ -22,7 +22,7 @@ from aiohttp import web
 
 from bot.core import Core
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator, language_of, translator
-from bot.startup import StartFailed
+from bot.ops import Served
 from bot.storage import StorageUnavailable
 from bot.web import access, events, pages, replay
 from engines.base import msg
@@ -69,16 +69,18 @@ def accepted(header: str) -> str:
     return min(choices)[2] if choices else DEFAULT_LANGUAGE
 
 
-class Site:
+class Site(Served):
     """The site of `core`'s store; `url`: its public address (the links' prefix is its path)."""
 
+    what = "the web site"
+
     def __init__(self, core: Core, url: str | None = None, listen: str = "127.0.0.1", port: int = 0) -> None:
-        self.core, self.listen, self.port = core, listen, port
+        super().__init__(listen, port)
+        self.core = core
         self.root = urlsplit(url or "").path.rstrip("/")
         self.pictures = replay.Pictures(core)
         self.templates = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
                                             undefined=jinja2.StrictUndefined)
-        self._runner: web.AppRunner | None = None
 
     def app(self) -> web.Application:
         app = web.Application(middlewares=[self._headers])
@@ -91,24 +93,6 @@ class Site:
         app.router.add_get(r"/game/{token}/{lang:[a-z]{2}}/review.png", self._picture)
         app.router.add_static("/static", HERE / "static")
         return app
-
-    async def start(self) -> int:
-        """Serve; returns the port (the one given, or the one the system chose for 0)."""
-        self._runner = web.AppRunner(self.app(), handle_signals=False, access_log=None)
-        await self._runner.setup()
-        try:
-            await web.TCPSite(self._runner, self.listen, self.port).start()
-        except OSError as error:
-            await self.stop()
-            raise StartFailed(f"cannot serve the web site on {self.listen}:{self.port}: {error.strerror or error}",
-                              transient=False) from None
-        self.port = self._runner.addresses[0][1]
-        return self.port
-
-    async def stop(self) -> None:
-        if self._runner is not None:
-            await self._runner.cleanup()
-            self._runner = None
 
     # --- pages ---------------------------------------------------------------------------
     async def _index(self, request: web.Request) -> web.StreamResponse:

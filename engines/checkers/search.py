@@ -95,19 +95,22 @@ class AlphaBeta:
         alpha: float = -INF
         for start, to in moves:
             pos.do(me, start, to)
-            done = pos.finisher(me, to)
-            if done == me:
-                value: float = WIN
-            elif done >= 0:
-                value = -WIN
-            elif depth == 1:
-                value = self.evaluate(me)
-            else:
-                value = -self.negamax(1 - me, depth - 1, -INF, -(alpha - self.margin), 1)
+            value = self.after(to, depth, alpha)
             pos.undo(me, start, to)  # (after OutOfWork the position is left as it is: it is not used again)
             scored.append((value, (start, to)))
             alpha = max(alpha, value)
         return scored
+
+    def after(self, to: int, depth: int, alpha: float) -> float:
+        """The score of the root move just made (to `to`), searched `depth` deep; `alpha`: the best so far."""
+        done = self.pos.finisher(self.me, to)
+        if done == self.me:
+            return WIN
+        if done >= 0:
+            return -WIN
+        if depth == 1:
+            return self.evaluate(self.me)
+        return -self.negamax(1 - self.me, depth - 1, -INF, -(alpha - self.margin), 1)
 
 
 class BestReply(AlphaBeta):
@@ -164,25 +167,15 @@ class BestReply(AlphaBeta):
                 break
         return best
 
-    def root(self, depth: int, moves: list[Step]) -> list[tuple[float, Step]]:
-        pos, me = self.pos, self.me
-        scored: list[tuple[float, Step]] = []
-        alpha: float = -INF
-        for start, to in moves:
-            pos.do(me, start, to)
-            done = pos.finisher(me, to)
-            if done == me:
-                value: float = WIN
-            elif done >= 0:
-                value = self.evaluate(me) - OTHER_FINISHES
-            elif depth == 1:
-                value = self.evaluate(me)
-            else:
-                value = self.brs(False, depth - 1, alpha - self.margin, INF, 1)
-            pos.undo(me, start, to)
-            scored.append((value, (start, to)))
-            alpha = max(alpha, value)
-        return scored
+    def after(self, to: int, depth: int, alpha: float) -> float:
+        done = self.pos.finisher(self.me, to)
+        if done == self.me:
+            return WIN
+        if done >= 0:
+            return self.evaluate(self.me) - OTHER_FINISHES
+        if depth == 1:
+            return self.evaluate(self.me)
+        return self.brs(False, depth - 1, alpha - self.margin, INF, 1)
 
 
 def apart(pos: Position, me: int, margin: int) -> bool:
@@ -217,20 +210,12 @@ class Solo(AlphaBeta):
             best = max(best, value)
         return best if best > -INF else self.evaluate(me)
 
-    def root(self, depth: int, moves: list[Step]) -> list[tuple[float, Step]]:
-        pos, me = self.pos, self.me
-        scored: list[tuple[float, Step]] = []
-        for start, to in moves:
-            pos.do(me, start, to)
-            if pos.filled(me):
-                value: float = WIN
-            elif depth == 1:
-                value = self.evaluate(me)
-            else:
-                value = self.solo(depth - 1, 1)
-            pos.undo(me, start, to)
-            scored.append((value, (start, to)))
-        return scored
+    def after(self, to: int, depth: int, alpha: float) -> float:
+        if self.pos.filled(self.me):
+            return WIN
+        if depth == 1:
+            return self.evaluate(self.me)
+        return self.solo(depth - 1, 1)
 
 
 def deepen(search: AlphaBeta, moves: list[Step], depths: tuple[int, ...], urge: float) -> tuple[Step, AIInfo]:

@@ -356,11 +356,11 @@ class DouDizhu(Game[State, Move]):
                 lines.append(f"  {' ' * width}  {cards_text(view['hands'][seat], tr)}")
         hand = cast(DdzPrivateView, view).get("hand")  # a seat's own view holds its hand
         if hand is not None:
-            lines.append(tr(msg("doudizhu.hand_line", cards=cards_text(hand, tr))))
+            lines.append(hand_line(hand, tr))
         return "\n".join(lines)
 
     def private_lines(self, state: State, seat: int, tr: Translate) -> list[str]:
-        return [tr(msg("doudizhu.hand_line", cards=cards_text(state.hands[seat], tr)))]
+        return [hand_line(state.hands[seat], tr)]
 
     # --- storing -----------------------------------------------------------------
     def to_json(self, state: State) -> JSON:
@@ -406,6 +406,12 @@ def card_text(card: int, tr: Translate) -> str:
 def cards_text(cards: Iterable[int], tr: Translate) -> str:
     """Cards low to high, as `card_text` writes them."""
     return " ".join(card_text(c, tr) for c in sorted(cards, key=lambda c: (rank_of(c), c)))
+
+
+def hand_line(hand: Iterable[int], tr: Translate) -> str:
+    """A seat's hand on its line; an empty one (the seat went out) said in words."""
+    cards = cards_text(hand, tr)
+    return tr(msg("doudizhu.hand_line", cards=cards or tr(msg("doudizhu.hand_empty"))))
 
 
 __all__ = ["CALL", "PASS", "POINTS", "DouDizhu", "Move", "State"]

@@ -21,7 +21,7 @@ from dataclasses import replace
 from typing import cast
 
 from engines.base import JSON, AIResult, Game, Limit, Msg, Option, Outcome, QueryAnswer, Refusal, Translate, msg
-from engines.gomoku import ai, opening
+from engines.gomoku import ai, fastpos, opening
 from engines.gomoku.board import BLACK, EMPTY, LETTERS, SIZES, WHITE, geometry, parse_point, point_name
 from engines.gomoku.levels import LEVELS
 from engines.gomoku.opening import DECIDE, PICK, PLACE2, PLACE3, PLAY, SWAP2, SWAP_WORDS, phase, read_choice, seat_of
@@ -57,6 +57,11 @@ class Gomoku(Game[State, Move]):
         # The AI's pattern tables for the default rule, built now rather than during the first AI move.
         tables(False, False)
         code_tables()
+
+    def warm_up(self) -> None:
+        """In an AI worker, before its first move: load the compiled core of the AI's board (importing
+        numba takes seconds, so the host itself never does it)."""
+        fastpos.load()
 
     # --- setting up ---------------------------------------------------------------
     def new_state(self, options: dict[str, JSON], seats: int, seed: int) -> State:

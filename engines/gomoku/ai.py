@@ -38,6 +38,7 @@ from typing import NamedTuple
 from engines.base import AIInfo, AIResult, Limit
 from engines.budget import Budget, Clock, OutOfWork
 from engines.gomoku.board import BLACK, WHITE, geometry
+from engines.gomoku.fastpos import new_position
 from engines.gomoku.levels import LEVELS, Level
 from engines.gomoku.patterns import B1, B2, B3, B4, F1, F2, F3, F4, F5, counts
 from engines.gomoku.position import BIT_F5, Position
@@ -49,7 +50,7 @@ def position_of(state: State) -> Position:
     """The AI's board for a game state."""
     geo = geometry(state.size)
     stones = [(geo.index(p.col, p.row), BLACK if i % 2 == 0 else WHITE) for i, p in enumerate(state.moves)]
-    return Position(state.size, state.rule, stones)
+    return new_position(state.size, state.rule, stones)
 
 
 def choose(state: State, seat: int, level: str | Level, limit: Limit, rng: random.Random,

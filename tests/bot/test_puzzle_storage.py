@@ -4,25 +4,18 @@ channel, versioned), and the ratings a finished attempt changes, in its own tran
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
 from bot.rating_model import Skill
 from bot.session import Conflict
-from bot.storage import Storage, open_storage
+from bot.storage import Storage
 from bot.storage.puzzle_contract import FAILED, OPEN, SOLVED, Attempt
 from tests.conftest import BOTH
+from tests.support.stores import opened_store  # noqa: F401  (the fixture `store`)
 
 BACKENDS = BOTH
 NOW = 1_700_000_000.0
-
-
-@pytest.fixture
-async def store(database: Path | str):
-    opened = await open_storage(str(database))
-    yield opened
-    await opened.close()
 
 
 def an_attempt(channel: str = "c:1", user: str = "u:alice", puzzle: str = "nim:3") -> Attempt:

@@ -4,6 +4,7 @@ button of the result message, everyone's to see."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -48,6 +49,28 @@ async def test_a_review_is_stored_once_and_served_again(table: Table) -> None:
     assert await table.store.review(session.id) is not None
     again = await table.say(ALICE, "/review 1")
     assert len(asked) == 1 and again[0].text == first[0].text and again[0].image is not None
+
+
+async def test_a_first_review_thinks_without_holding_the_channel(table: Table) -> None:
+    """While a first review thinks, the channel's other commands are answered: it is made before the
+    channel is locked, and the locked command finds it stored."""
+    await nim(table, "1 1", "2 4", "3 5", "1 2")
+    run, thinking, go_on = table.host.ai.review, asyncio.Event(), asyncio.Event()
+    asked: list[Any] = []
+
+    async def slow(record: Any) -> Any:
+        asked.append(record)
+        thinking.set()
+        await go_on.wait()
+        return await run(record)
+
+    table.host.ai.review = slow  # type: ignore[method-assign]
+    reviewing = asyncio.ensure_future(table.text(CAROL, "/review"))
+    await asyncio.wait_for(thinking.wait(), 10)
+    started = await asyncio.wait_for(table.text(ALICE, "/nim start 3 4"), 10)  # not behind the review
+    assert started.startswith("Alice opened a table for Nim.") and not reviewing.done()
+    go_on.set()
+    assert (await reviewing).startswith("Move 3, Alice took 5 from heap 3") and len(asked) == 1
 
 
 async def test_review_is_refused_while_a_game_is_played_and_n_names_an_earlier_game(table: Table) -> None:

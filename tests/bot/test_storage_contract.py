@@ -8,27 +8,20 @@ import asyncio
 import contextlib
 import sqlite3
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
 from bot.session import Change, ChannelBusy, Conflict, MoveRow, Result, Seat, Session, SessionStatus
-from bot.storage import Storage, StorageUnavailable, Throttle, grouped, open_storage
+from bot.storage import Storage, StorageUnavailable, Throttle, grouped
 from bot.storage.contract import Storage as Contract
 from bot.storage.postgres import PostgresStorage
 from bot.storage.sqlite import SQLiteStorage
 from tests.conftest import BOTH
 from tests.support.postgres import database_clock, scalar
+from tests.support.stores import opened_store  # noqa: F401  (the fixture `store`)
 
 BACKENDS = BOTH
 NOW = 1_700_000_000.0
-
-
-@pytest.fixture
-async def store(database: Path | str):
-    opened = await open_storage(str(database))
-    yield opened
-    await opened.close()
 
 
 def a_session(channel: str, status: SessionStatus = SessionStatus.LOBBY, deadline: float | None = None,

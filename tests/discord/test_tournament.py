@@ -62,3 +62,24 @@ async def test_where_discord_makes_no_thread_the_games_follow_in_the_channel(fak
     await fake.wait(lambda: fake.last(channel, "podium"))
     assert fake.threads == {} and fake.refused == [f"a thread under {channel}"]
     fake.refused.clear()  # (the stand-in refused it as Discord does; the bot took the answer)
+
+
+async def test_a_checkers_knockout_of_bots_at_tables_of_three_in_threads(fake: FakeDiscord, bot: Bot) -> None:
+    """Four bots at tables of three: the top seed has a bye, the top two of the other three go on
+    to the final table. Every game (a table played again after a tie too) in a thread of its own."""
+    channel = first_channel(fake)
+    await run(fake, ALICE, "checkers tournament", channel, format="knockout", players=3)
+    await run(fake, ALICE, "withdraw", channel)
+    for _ in range(4):
+        await run(fake, BOB, "join", channel, bot="easy")
+    await run(fake, ALICE, "go", channel)
+    assert fake.last(channel, "the top 2 of each table go on") is not None
+    podium = await fake.wait(lambda: fake.last(channel, "podium"))
+    assert podium.png is not None
+    event = await bot.host.store.event_latest(f"discord:{channel}")
+    assert event is not None and event.status == EventStatus.FINISHED and event.round == 2
+    assert all(len(g.players) == 3 for g in event.games)
+    assert {g.place for g in event.games} == {f"discord:{t}" for t in fake.threads}
+    assert len(fake.threads) == len(event.games)  # a thread a game
+    bracket = fake.last(channel, "bracket")
+    assert bracket is not None and bracket.png is not None  # (the picture alone: Discord shows no text twin)

@@ -79,3 +79,49 @@ def test_podium_for_small_fields() -> None:
         view = {"title": "Final", "places": [{"name": CHINESE, "points": "3"}] * places, "footer": "7 players"}
         image = picture(tournament.podium(view))
         assert image.size == (tournament.WIDTH, 480)
+
+
+def table_bracket_view(n: int, seats: int) -> dict[str, object]:
+    """A finished knockout of `n` at tables of `seats`: in each table the first seated goes on."""
+    from bot.tournament import tables
+    from bot.tournament.pairing import Entrant, Played, place_points
+
+    entrants = [Entrant(f"p{i}", 100.0 - i) for i in range(n)]
+    played: list[Played] = []
+    while (bracket := tables.knockout(entrants, played, seats)).champion is None:
+        for t in bracket.next.tables:
+            ranks = tuple(range(1, seats + 1))
+            played.append(Played(len(bracket.rounds), t, place_points(ranks), ranks))
+    name = {e.id: (LONG if i % 2 else CHINESE) + f" {i}" for i, e in enumerate(entrants)}
+
+    def side(p: str) -> dict[str, object]:
+        return {"name": name[p], "seed": int(p[1:]) + 1, "ai": p.endswith("3")}
+
+    rounds = [{"name": f"Round {r}", "rule": "the top 2 of each table go on",
+               "tables": [{"name": "", "players": [{**side(p), "score": "0.5 1", "through": p in t.advanced}
+                                                   for p in t.order]} for t in stage.tables],
+               "byes": [side(p) for p in stage.byes], "byes_label": "Through without playing"}
+              for r, stage in enumerate(bracket.rounds, 1)]
+    return {"title": "Dou Dizhu knockout · bracket", "rounds": rounds, "champion": side(bracket.champion or ""),
+            "footer": ""}
+
+
+def test_a_bracket_of_tables_grows_with_the_field() -> None:
+    small = picture(tournament.table_bracket(table_bracket_view(8, 3)))
+    big = picture(tournament.table_bracket(table_bracket_view(64, 3)))
+    assert small.width < big.width and small.height < big.height
+    # 64 at tables of three: 21 tables of three and a bye box in the first round's column.
+    assert big.height >= 21 * (3 * tournament.SLOT + 8)
+    right = big.crop((big.width - tournament.COLUMN - 40, 0, big.width, big.height))
+    colours = {"#" + bytes(c).hex() for _, c in right.getcolors(1 << 20) or []}
+    assert tournament.MINE.lower() in colours  # the champion's box
+    six = picture(tournament.table_bracket(table_bracket_view(12, 6)))
+    assert six.height > small.height  # boxes of six
+
+
+def test_a_table_that_plays_again_says_so_under_its_players() -> None:
+    view = table_bracket_view(8, 3)
+    plain = picture(tournament.table_bracket(view))
+    view["rounds"][0]["tables"][0]["note"] = "a tie: played again"  # type: ignore[index]
+    noted = picture(tournament.table_bracket(view))
+    assert noted.height == plain.height + tournament.NOTE and noted.tobytes() != plain.tobytes()

@@ -19,6 +19,13 @@ that changes nothing ("message is not modified"), an edit of another's message o
 message into a photo, a command menu Telegram refuses. After a 429 the chat is in flood wait:
 every request of those methods to it is refused with 429 again until `retry_after` has
 passed (`early` lists them), as Telegram does; a client must wait it out.
+
+Forum topics: a supergroup made with `group(..., forum=True)` has topics (`is_forum`); createForumTopic
+makes one where the bot may (`topic_rights`), refusing as Telegram does in a group without topics
+("the chat is not a forum") and without the right ("not enough rights to create a topic"); its
+message_thread_id is the id of the service message that opened it. A message sent with a
+message_thread_id goes into that topic (refused when there is no such open topic), and people type in
+one with `say(..., thread=...)`, their message a reply to the topic's first message as Telegram makes it.
 """
 
 from __future__ import annotations
@@ -111,6 +118,9 @@ class BotAPI:
         self.messages: dict[tuple[int, int], dict[str, Any]] = {}  # (chat, message id) -> as it is now
         self.images: dict[tuple[int, int], bytes] = {}
         self.chats: dict[int, dict[str, Any]] = {}
+        self.topics: dict[tuple[int, int], dict[str, Any]] = {}  # (chat, thread) -> the topic's first message
+        self.closed: set[tuple[int, int]] = set()  # topics closed (closeForumTopic)
+        self.topic_rights: set[int] = set()  # forums where the bot may manage topics
         self.opened: set[int] = set()  # users who have started a private chat with the bot
         self.menus: dict[str, dict[str, str]] = {}  # language code ("" for everyone) -> command -> description
         self.admins: set[tuple[int, int]] = set()
@@ -283,6 +293,7 @@ class BotAPI:
 
     def _api_sendChatAction(self, p: dict[str, Any], call: Call) -> Any:
         self._chat(p["chat_id"])
+        self._thread(p)
         if p["action"] not in refusals.CHAT_ACTIONS:
             raise refusals.bad("wrong parameter action in request")
         return True
@@ -417,6 +428,45 @@ class BotAPI:
             raise refusals.bad("message to delete not found")
         return True
 
+    def _api_createForumTopic(self, p: dict[str, Any], call: Call) -> Any:
+        chat = self._chat(p["chat_id"])
+        if not chat.get("is_forum"):
+            raise refusals.bad("the chat is not a forum")
+        if p["chat_id"] not in self.topic_rights:
+            raise refusals.bad("not enough rights to create a topic")
+        if not 1 <= len(p["name"]) <= 128:
+            raise refusals.bad("TOPIC_NAME_INVALID")
+        created = {"name": p["name"], "icon_color": 7322096}
+        opening = self._post({"chat_id": p["chat_id"]}, forum_topic_created=created)
+        thread = opening["message_id"]
+        opening.update(message_thread_id=thread, is_topic_message=True)
+        self.topics[(p["chat_id"], thread)] = opening
+        return {"message_thread_id": thread, **created}
+
+    def _api_closeForumTopic(self, p: dict[str, Any], call: Call) -> Any:
+        self._chat(p["chat_id"])
+        key = (p["chat_id"], p["message_thread_id"])
+        if key not in self.topics:
+            raise refusals.bad("message thread not found")
+        if p["chat_id"] not in self.topic_rights:
+            raise refusals.bad("not enough rights to manage topics")
+        if key in self.closed:
+            raise refusals.bad("TOPIC_NOT_MODIFIED")
+        self.closed.add(key)
+        return True
+
+    def _thread(self, p: dict[str, Any]) -> int | None:
+        """The open topic a message is sent to (message_thread_id), or None: the chat itself."""
+        thread = p.get("message_thread_id")
+        if thread is None:
+            return None
+        key = (p["chat_id"], thread)
+        if key not in self.topics:
+            raise refusals.bad("message thread not found")
+        if key in self.closed:
+            raise refusals.bad("TOPIC_CLOSED")
+        return int(thread)
+
     def _chat(self, chat_id: Any) -> dict[str, Any]:
         chat = self.chats.get(chat_id)
         if chat is None:
@@ -429,6 +479,7 @@ class BotAPI:
         chat = self._chat(chat_id)
         if chat["type"] == "private" and chat_id not in self.opened:
             raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+        thread = self._thread(p)
         replying = p.get("reply_parameters") or {}
         reply = replying.get("message_id")
         if reply is not None and (chat_id, reply) not in self.messages and not replying.get(
@@ -437,6 +488,8 @@ class BotAPI:
         message: dict[str, Any] = {"message_id": self._next_message_id(chat_id), "date": int(time.time()),
                                    "chat": chat, "from": BOT}
         message.update({k: v for k, v in content.items() if v is not None})
+        if thread is not None:
+            message.update(message_thread_id=thread, is_topic_message=True)
         if reply is not None and (chat_id, reply) in self.messages:
             message["reply_to_message"] = dict(self.messages[(chat_id, reply)])
         _set_markup(message, p.get("reply_markup"))
@@ -461,8 +514,13 @@ class BotAPI:
         self.chats[user_id] = {"id": user_id, "type": "private", "first_name": first_name}
         return user
 
-    def group(self, chat_id: int, title: str = "Games") -> dict[str, Any]:
+    def group(self, chat_id: int, title: str = "Games", forum: bool = False, rights: bool = True) -> dict[str, Any]:
+        """A supergroup; `forum`: with topics, which the bot may make if it has the `rights`."""
         self.chats[chat_id] = {"id": chat_id, "type": "supergroup", "title": title}
+        if forum:
+            self.chats[chat_id]["is_forum"] = True
+        if forum and rights:
+            self.topic_rights.add(chat_id)
         return self.chats[chat_id]
 
     async def push(self, update: dict[str, Any]) -> int:
@@ -474,7 +532,7 @@ class BotAPI:
 
     async def say(
         self, user: dict[str, Any], chat_id: int, text: str, *, reply_to: dict[str, Any] | None = None,
-        via_bot: bool = False, entities: list[dict[str, Any]] | None = None,
+        via_bot: bool = False, entities: list[dict[str, Any]] | None = None, thread: int | None = None,
     ) -> dict[str, Any]:
         """`user` types `text` in a chat (entities for the command and @mentions are made up). As with
         a bot in privacy mode, a group's message reaches the bot only if it starts with a command
@@ -483,13 +541,16 @@ class BotAPI:
         message: dict[str, Any] = {"message_id": self._next_message_id(chat_id), "date": int(time.time()),
                                    "chat": chat, "from": user, "text": text}
         message["entities"] = entities if entities is not None else _entities(text)
-        if reply_to is not None:
+        to_bot = (reply_to or {}).get("from", {}).get("id") == BOT["id"]  # (not the topic's first message)
+        if thread is not None:  # in a topic: a reply to its first message unless to another one
+            message.update(message_thread_id=thread, is_topic_message=True)
+            message["reply_to_message"] = reply_to or self.topics[(chat_id, thread)]
+        elif reply_to is not None:
             message["reply_to_message"] = reply_to
         if via_bot:
             message["via_bot"] = BOT
         self.messages[(chat_id, message["message_id"])] = message
         commanded = any(e["type"] == "bot_command" and e["offset"] == 0 for e in message["entities"])
-        to_bot = (reply_to or {}).get("from", {}).get("id") == BOT["id"]
         if chat["type"] == "private" or commanded or to_bot or via_bot or BOT["can_read_all_group_messages"]:
             await self.push({"message": message})
         return message
@@ -542,6 +603,15 @@ class BotAPI:
         """Every successful call that put something in a chat, in order."""
         posting = ("sendMessage", "sendPhoto", "sendDocument", "editMessageMedia")
         return [c for c in self.calls if c.method in posting and c.status == 200 and c.chat_id == chat_id]
+
+    def to_topic(self, chat_id: int, thread: int | None) -> list[Call]:
+        """Every successful call that put something in a topic (None: the chat outside its topics)."""
+        def topic(c: Call) -> Any:
+            if c.method == "editMessageMedia":  # an edit stays where its message is
+                return self.messages.get((chat_id, c.params["message_id"]), {}).get("message_thread_id")
+            return c.params.get("message_thread_id")
+
+        return [c for c in self.to_chat(chat_id) if topic(c) == thread]
 
     def bot_messages(self, chat_id: int) -> list[dict[str, Any]]:
         return [m for (c, _), m in sorted(self.messages.items()) if c == chat_id and m.get("from") == BOT]

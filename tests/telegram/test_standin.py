@@ -123,3 +123,25 @@ async def test_a_retry_inside_the_flood_wait_is_refused_again(api: BotAPI) -> No
         await patient.send_message(GROUP, "three")  # waits the second out, then is taken
     assert time.monotonic() - started >= 1 and not api.early
     assert [c.params["text"] for c in api.of("sendMessage")] == ["three"]
+
+
+async def test_forum_topics_are_made_and_refused_as_telegram_does(api: BotAPI, bot: Bot) -> None:
+    forum, locked = -100888, -100999
+    api.group(forum, forum=True)
+    api.group(locked, forum=True, rights=False)
+    with refused("the chat is not a forum"):
+        await bot.create_forum_topic(GROUP, "Round 1")
+    with refused("not enough rights to create a topic"):
+        await bot.create_forum_topic(locked, "Round 1")
+    with refused("TOPIC_NAME_INVALID"):
+        await bot.create_forum_topic(forum, "x" * 129)
+    topic = await bot.create_forum_topic(forum, "Round 1 · table 1")
+    sent = await bot.send_message(forum, "hi", message_thread_id=topic.message_thread_id)
+    assert sent.message_thread_id == topic.message_thread_id and sent.is_topic_message
+    assert not (await bot.send_message(forum, "in general")).is_topic_message
+    for chat, thread in ((forum, topic.message_thread_id + 100), (GROUP, topic.message_thread_id)):
+        with refused("message thread not found"):
+            await bot.send_message(chat, "hi", message_thread_id=thread)
+    assert await bot.close_forum_topic(forum, topic.message_thread_id)
+    with refused("TOPIC_CLOSED"):
+        await bot.send_message(forum, "hi", message_thread_id=topic.message_thread_id)

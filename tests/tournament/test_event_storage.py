@@ -5,25 +5,18 @@ by one owner at a time until it lets go or its lease runs out."""
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 
 from bot.session import ChannelBusy, Conflict
-from bot.storage import Storage, open_storage
+from bot.storage import Storage
 from bot.tournament.model import Entry, EventGame, EventStatus, Tournament
 from tests.conftest import BOTH
 from tests.support.postgres import database_clock, scalar
+from tests.support.stores import opened_store  # noqa: F401  (the fixture `store`)
 
 BACKENDS = BOTH
 NOW = 1_700_000_000.0
-
-
-@pytest.fixture
-async def store(database: Path | str):
-    opened = await open_storage(str(database))
-    yield opened
-    await opened.close()
 
 
 def an_event(channel: str = "c:1", status: EventStatus = EventStatus.OPEN) -> Tournament:

@@ -25,6 +25,7 @@ async def test_a_tournaments_page(table: Table) -> None:
     token = (await access.ids(table.store, access.EVENT, [str(event.id)]))[str(event.id)]
     async with TestClient(TestServer(Site(table.host.core).app())) as client:
         await page(client, f"/tournament/{token}", 404)  # not begun
+        assert "/tournament/" not in await page(client, "/")
         await table.say(ALICE, "/go")
         async with asyncio.timeout(120):
             while (event := await table.store.event_latest(table.channel)).status.active:
@@ -35,6 +36,10 @@ async def test_a_tournaments_page(table: Table) -> None:
         assert len(games) == len([g for g in event.games if g.session_id is not None]) >= 4
         assert f'href="/tournament/{token}"' in await page(client, f"/game/{games[0]}")
         assert "锦标赛" in await page(client, f"/game/{games[0]}?lang=zh")
+        home = await page(client, "/?lang=en")  # the start page lists it, linked
+        assert f'href="/tournament/{token}"' in home and "Nim Swiss" in home and "over · 4 players" in home
+        assert "结束 · 4 名选手" in await page(client, "/?lang=zh")
         await table.store.set_setting(table.channel, access.WEB, "off")
         await page(client, f"/tournament/{token}", 404)
+        assert "/tournament/" not in await page(client, "/")
         await page(client, "/tournament/AAAAAAAAAAAAAAAAAAAAAA", 404)

@@ -9,6 +9,7 @@ import itertools
 
 from bot.session import SessionStatus
 from bot.storage import PLACE
+from bot.tournament.model import EventStatus, Tournament
 from bot.web import access
 from bot.web.access import DEFAULT_ON, WEB
 from tests.conftest import BOTH
@@ -56,3 +57,24 @@ async def test_web_ids_are_made_once_and_read_back(played: Played) -> None:
     assert await store.web_target("nothing") is None
     assert await store.web_ids("game", [], lambda: "x") == {}
     assert len(access.new_id()) == 22 and access.new_id() != access.new_id()
+
+
+async def test_published_tournaments(played: Played) -> None:
+    store = played.store
+
+    async def made(channel: str, round_: int, at: float, status: EventStatus = EventStatus.RUNNING) -> int:
+        event = await store.event_create(Tournament(channel, "nim", "swiss", status, "u:a", {}, at, at, round_))
+        assert event.id is not None
+        return event.id
+
+    begun = await made(CONSOLE, 1, 100.0)
+    over = await made(SHOWN, 3, 300.0, EventStatus.FINISHED)
+    await made(PRIVATE, 2, 400.0)  # its channel does not show its games
+    await made(CONSOLE + "2", 0, 500.0, EventStatus.OPEN)  # not begun: no page yet
+    assert [e.id for e in await store.events_published(WEB, DEFAULT_ON)] == [over, begun]
+    assert [e.id for e in await store.events_published(WEB, DEFAULT_ON, limit=1)] == [over]
+    assert [e.id for e in await store.events_published(WEB, ())] == [over]
+    await store.set_setting(SHOWN, WEB, "off")
+    await store.set_setting(PRIVATE, WEB, "on")
+    assert len(await store.events_published(WEB, DEFAULT_ON)) == 2
+    assert {e.channel for e in await store.events_published(WEB, DEFAULT_ON)} == {CONSOLE, PRIVATE}

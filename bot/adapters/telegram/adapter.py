@@ -14,7 +14,6 @@ the bot sees every message (privacy off, or the bot an admin).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import re
@@ -29,14 +28,16 @@ from telegram import (
     Update,
 )
 from telegram import User as TgUser
-from telegram.constants import ChatAction, ChatType, MessageEntityType
+from telegram.constants import ChatType, MessageEntityType
 from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, TelegramError
 from telegram.ext import Application, CallbackQueryHandler, ContextTypes, InlineQueryHandler, MessageHandler, filters
 
 from bot import command_table, metrics
+from bot.adapters.telegram.chats import Chat, chat_of, from_link, of_message, open_topic
 from bot.adapters.telegram.inline import answer_inline
 from bot.adapters.telegram.outgoing import Origin, Sender
 from bot.adapters.telegram.plumbing import ChatOrder, FloodSafeLimiter, MeasuredRequest, Reach
+from bot.adapters.telegram.thinking import Typing
 from bot.adapters.telegram.watch import WebhookWatch
 from bot.host import Host
 from bot.i18n import LANGUAGES, Translator, translator
@@ -49,12 +50,10 @@ from engines.base import Msg, msg
 log = logging.getLogger(__name__)
 
 ALLOWED_UPDATES = ["message", "callback_query", "inline_query"]
-TYPING_EVERY = 4.5  # seconds; a chat action shows for about 5
-TYPING_AT_MOST = 600.0
 # Commands that name a person: a reply to someone's message with one of them names that person.
 PERSON_COMMANDS = {spec.name for spec in (*command_table.GAME_ACTIONS.values(), *command_table.HOST_COMMANDS.values())
                    if any(arg.kind == "user" for arg in spec.args)}
-HAND_LINK = re.compile(r"hand_(-?\d{1,20})")
+HAND_LINK = re.compile(r"hand_(-?\d{1,20}(?:_\d{1,12})?)")
 
 
 @dataclass
@@ -106,7 +105,7 @@ class Telegram:
         self.app = application or build_application(options, self.reach)
         self.notes = host.notes(TELEGRAM)
         self.out = Sender(self.app, self.tr, self.notes)
-        self._typing: dict[int, asyncio.Task[None]] = {}
+        self.typing = Typing(self.app, host)
         self._webhook: Any = None  # the webhook server of a worker that does not register it
         self.watch = (WebhookWatch(self.app, self.reach, options.webhook_url, options.webhook_check,
                                    options.webhook_errors_for) if options.webhook_url else None)
@@ -115,7 +114,7 @@ class Telegram:
         self.app.add_handler(CallbackQueryHandler(self._on_callback))
         self.app.add_handler(InlineQueryHandler(self._on_inline))
         self.app.add_error_handler(self._on_error)
-        host.attach(TELEGRAM, self.deliver, self.publish)
+        host.attach(TELEGRAM, self.deliver, self.publish, lambda channel, name: open_topic(self.app, channel, name))
 
     @classmethod
     def from_settings(cls, host: Host, settings: Any) -> Telegram:
@@ -193,8 +192,7 @@ class Telegram:
         await self._webhook.serve_forever()
 
     async def stop(self) -> None:
-        for task in self._typing.values():
-            task.cancel()
+        self.typing.stop()
         if self.watch is not None:
             await self.watch.stop()
         if self._webhook is not None:
@@ -244,8 +242,8 @@ class Telegram:
         if old is None or new is None:
             return
         await self.host.move_channel(f"{TELEGRAM}:{old}", f"{TELEGRAM}:{new}")
-        self.out.boards.boards.pop(old, None)
-        self.out.boards.boards[new] = None  # the old table message is not in the new chat: the next board is anew
+        self.out.boards.boards.pop(Chat(old), None)
+        self.out.boards.boards[Chat(new)] = None  # the old table message is not in the new chat: the next board is anew
 
     async def _on_message(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message = update.message
@@ -257,10 +255,8 @@ class Telegram:
         if read is None:
             return  # "/cmd@otherbot"
         text, mentions = read
-        chat, user = message.chat, message.from_user
-        if message.is_topic_message and message.message_thread_id is not None:
-            self.out.threads[chat.id] = message.message_thread_id
-        origin = Origin(chat.id, user.id, message.message_id)
+        chat, user, where = message.chat, message.from_user, of_message(message)
+        origin = Origin(where, user.id, message.message_id)
         word, _, rest = text[1:].partition(" ")
         if word.lower() == "start":
             payload = rest.strip()
@@ -268,7 +264,7 @@ class Telegram:
                 # The deep link of "show my cards": the hand of the game in that group, here.
                 self.out.nudged = {k for k in self.out.nudged if k[1] != f"{TELEGRAM}:{user.id}"}
                 origin.private_chat = chat.id
-                event = Event(f"{TELEGRAM}:{m[1]}", self._user(user), "/hand", locale=user.language_code)
+                event = Event(from_link(m[1]).channel, self._user(user), "/hand", locale=user.language_code)
                 await self.host.handle(event, self._responder(origin))
                 return
             text = "/help"
@@ -282,8 +278,8 @@ class Telegram:
                 text, mentions = f"{text} {token}", {**mentions, token: self._user(reply_to.from_user)}
             origin.fresh_board = command.name == "board"
         moderator = await self._is_moderator(message, command)
-        event = Event(f"{TELEGRAM}:{chat.id}", self._user(user, moderator), text, mentions=mentions,
-                      locale=user.language_code)
+        event = Event(where.channel, self._user(user, moderator), text, mentions=mentions, locale=user.language_code,
+                      place=None if where.thread is None else Chat(chat.id).channel)
         await self.host.handle(event, self._responder(origin))
 
     def _command_text(self, message: Message) -> tuple[str, dict[str, User]] | None:
@@ -328,9 +324,11 @@ class Telegram:
                 await query.answer(tr(msg("telegram.button_not_here")), show_alert=True)
             return
         chat = query.message.chat
-        origin = Origin(chat.id, query.from_user.id, query=query)
-        event = Event(f"{TELEGRAM}:{chat.id}", self._user(query.from_user, chat.type == ChatType.PRIVATE),
-                      button=query.data, locale=query.from_user.language_code)
+        where = of_message(query.message) if isinstance(query.message, Message) else Chat(chat.id)
+        origin = Origin(where, query.from_user.id, query=query)
+        event = Event(where.channel, self._user(query.from_user, chat.type == ChatType.PRIVATE),
+                      button=query.data, locale=query.from_user.language_code,
+                      place=None if where.thread is None else Chat(chat.id).channel)
         try:
             await self.host.handle(event, self._responder(origin))
         finally:
@@ -357,58 +355,26 @@ class Telegram:
     def _responder(self, origin: Origin) -> Any:
         async def respond(replies: list[Reply]) -> None:
             await self.out.send(origin, replies)
-            await self._typing_if_thinking(origin.chat_id, replies)
+            await self.typing.if_thinking(origin.chat, replies)
 
         return respond
 
     async def deliver(self, channel: str, replies: list[Reply]) -> None:
         """Replies nobody asked for right now: the AI's moves, timeouts."""
-        chat_id = int(channel.partition(":")[2])
-        task = self._typing.pop(chat_id, None)
-        if task is not None:
-            task.cancel()
-        await self.out.send(Origin(chat_id), replies)
-        await self._typing_if_thinking(chat_id, replies)
+        chat = chat_of(channel)
+        self.typing.done(chat)
+        await self.out.send(Origin(chat), replies)
+        await self.typing.if_thinking(chat, replies)
 
     async def publish(self, channel: str, reply: Reply, ids: list[str], key: str) -> None:
         """A reply for everyone in the chat, from the host's outbox (`Sender.publish`); raises when
         Telegram refuses it (`Undeliverable` when that will not change: no access, a bad request).
         `key` is not used: the Bot API has no nonce (a message made whose answer was lost is made
         again when the outbox tries again)."""
-        chat_id = int(channel.partition(":")[2])
-        task = self._typing.pop(chat_id, None)
-        if task is not None:
-            task.cancel()
+        chat = chat_of(channel)
+        self.typing.done(chat)
         try:
-            await self.out.publish(chat_id, Public(reply), ids)
+            await self.out.publish(chat, Public(reply), ids)
         except (Forbidden, BadRequest) as error:
             raise Undeliverable(self._secret_out(error)) from error
-        await self._typing_if_thinking(chat_id, [reply])
-
-    # --- "typing…" while the AI thinks -----------------------------------------------
-    async def _typing_if_thinking(self, chat_id: int, replies: list[Reply]) -> None:
-        sessions = {r.session for r in replies if r.board and r.session is not None and not r.private}
-        for session_id in sessions:
-            if session_id is not None and await self.host.ai_to_move(session_id):
-                with contextlib.suppress(TelegramError):
-                    await self.app.bot.send_chat_action(chat_id, ChatAction.TYPING,
-                                                        message_thread_id=self.out.threads.get(chat_id))
-                old = self._typing.pop(chat_id, None)
-                if old is not None:
-                    old.cancel()
-                self._typing[chat_id] = asyncio.ensure_future(self._keep_typing(chat_id, session_id))
-
-    async def _keep_typing(self, chat_id: int, session_id: int) -> None:
-        loop = asyncio.get_running_loop()
-        until = loop.time() + TYPING_AT_MOST
-        try:
-            while loop.time() < until:
-                await asyncio.sleep(TYPING_EVERY)
-                if not await self.host.ai_to_move(session_id):
-                    return
-                with contextlib.suppress(TelegramError):
-                    await self.app.bot.send_chat_action(chat_id, ChatAction.TYPING,
-                                                        message_thread_id=self.out.threads.get(chat_id))
-        finally:
-            if self._typing.get(chat_id) is asyncio.current_task():
-                del self._typing[chat_id]
+        await self.typing.if_thinking(chat, [reply])

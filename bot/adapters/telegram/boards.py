@@ -29,8 +29,8 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, NetworkError, TelegramError
 from telegram.ext import Application
 
+from bot.adapters.telegram.chats import Chat
 from bot.host import Notes
-from bot.model import TELEGRAM
 
 log = logging.getLogger(__name__)
 
@@ -60,79 +60,81 @@ class Boards:
     def __init__(self, app: Application, notes: Notes) -> None:
         self.app = app
         self.notes = notes
-        self.boards: dict[int, BoardMessage | None] = {}  # chat id -> its table message (None: none yet)
+        self.boards: dict[Chat, BoardMessage | None] = {}  # chat or topic -> its table message (None: none yet)
         self._newest: dict[int, int] = {}  # chat id -> the newest message id seen there
         self._made: dict[int, deque[int]] = {}  # chat id -> ids of the last messages the bot made there
 
-    def saw(self, chat_id: int, message_id: int | None, made: bool = False) -> None:
-        """A message in the chat: someone's command, or one the bot `made`."""
+    def saw(self, chat: Chat, message_id: int | None, made: bool = False) -> None:
+        """A message in the chat: someone's command, or one the bot `made` (ids count in the whole chat,
+        its topics too)."""
         if message_id is None:
             return
+        chat_id = chat.id
         self._newest[chat_id] = max(message_id, self._newest.get(chat_id, 0))
         if made:
             self._made.setdefault(chat_id, deque(maxlen=REMEMBERED)).append(message_id)
 
-    async def get(self, chat_id: int) -> BoardMessage | None:
-        """The chat's table message; kept in the database too, so a restart goes on editing it."""
-        if chat_id not in self.boards or self.notes.shared:  # another process may have posted since
-            saved = await self.notes.get(f"{TELEGRAM}:{chat_id}", BOARD_NOTE)
-            self.boards[chat_id] = BoardMessage(**saved) if saved else None
-        return self.boards[chat_id]
+    async def get(self, chat: Chat) -> BoardMessage | None:
+        """The chat's (or topic's) table message; kept in the database too, so a restart goes on editing it."""
+        if chat not in self.boards or self.notes.shared:  # another process may have posted since
+            saved = await self.notes.get(chat.channel, BOARD_NOTE)
+            self.boards[chat] = BoardMessage(**saved) if saved else None
+        return self.boards[chat]
 
-    async def keep(self, chat_id: int, board: BoardMessage) -> None:
-        self.boards[chat_id] = board
-        await self.notes.put(f"{TELEGRAM}:{chat_id}", BOARD_NOTE, asdict(board))
+    async def keep(self, chat: Chat, board: BoardMessage) -> None:
+        self.boards[chat] = board
+        await self.notes.put(chat.channel, BOARD_NOTE, asdict(board))
 
-    async def pinging(self, chat_id: int, board: BoardMessage, html: str) -> None:
+    async def pinging(self, chat: Chat, board: BoardMessage, html: str) -> None:
         """A ping is about to be sent: its old one goes, and until the answer comes the note says a
         ping with this text may be in the chat after the newest id known now."""
         if board.ping_id is not None:
             with contextlib.suppress(TelegramError):
-                await self.app.bot.delete_message(chat_id, board.ping_id)
-        after = max(self._newest.get(chat_id, 0), board.message_id)
+                await self.app.bot.delete_message(chat.id, board.ping_id)
+        after = max(self._newest.get(chat.id, 0), board.message_id)
         board.pinged, board.ping_id, board.unsure = None, None, True
         board.lost_ping = {"html": html, "after": after}
-        await self.keep(chat_id, board)
+        await self.keep(chat, board)
 
-    async def pinged(self, chat_id: int, board: BoardMessage, target: str, message_id: int | None,
+    async def pinged(self, chat: Chat, board: BoardMessage, target: str, message_id: int | None,
                      error: Exception | None = None) -> None:
         """The ping's answer (its id), or the error Telegram answered (then nothing was made)."""
         if error is not None and lost(error):
             return  # it may be in the chat: the note says so
         board.pinged, board.ping_id = (target, message_id) if error is None else (None, None)
         board.unsure, board.lost_ping = False, None
-        await self.keep(chat_id, board)
+        await self.keep(chat, board)
 
-    async def posting(self, chat_id: int) -> BoardMessage | None:
+    async def posting(self, chat: Chat) -> BoardMessage | None:
         """A board is about to be posted anew: until its answer comes, the note says so. The table
         message as it was."""
-        old = await self.get(chat_id)
+        old = await self.get(chat)
         if old is not None and not old.unsure:
             old.unsure = True
-            await self.keep(chat_id, old)
+            await self.keep(chat, old)
         return old
 
-    async def posted(self, chat_id: int, board: BoardMessage, old: BoardMessage | None) -> None:
+    async def posted(self, chat: Chat, board: BoardMessage, old: BoardMessage | None) -> None:
         """The board posted anew is the table message now; the old one's ping goes (the caption pings),
         and a ping whose answer was lost is looked for below it."""
-        await self.keep(chat_id, board)
+        await self.keep(chat, board)
         if old is None:
             return
         if old.ping_id is not None:
             with contextlib.suppress(TelegramError):
-                await self.app.bot.delete_message(chat_id, old.ping_id)
+                await self.app.bot.delete_message(chat.id, old.ping_id)
         if old.lost_ping is not None and not self.notes.shared:
-            await self._find_lost(chat_id, old.lost_ping["html"], int(old.lost_ping["after"]), board.message_id)
+            await self._find_lost(chat.id, old.lost_ping["html"], int(old.lost_ping["after"]), board.message_id)
 
-    async def unping(self, chat_id: int, session: int) -> None:
+    async def unping(self, chat: Chat, session: int) -> None:
         """The game ended: its last "X, your move." goes, as each one went when the next came."""
-        board = await self.get(chat_id)
+        board = await self.get(chat)
         if board is None or board.session != session or board.ping_id is None:
             return
         with contextlib.suppress(TelegramError):
-            await self.app.bot.delete_message(chat_id, board.ping_id)
+            await self.app.bot.delete_message(chat.id, board.ping_id)
         board.pinged, board.ping_id = None, None
-        await self.keep(chat_id, board)
+        await self.keep(chat, board)
 
     async def _find_lost(self, chat_id: int, html: str, after: int, before: int) -> None:
         """The ping with text `html` sent after message `after` whose answer was lost, deleted if it is

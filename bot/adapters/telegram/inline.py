@@ -15,6 +15,7 @@ import logging
 from telegram import InlineQuery, InlineQueryResultArticle, InlineQueryResultsButton, InputTextMessageContent
 from telegram.error import TelegramError
 
+from bot.adapters.telegram.chats import chat_of
 from bot.host import Host
 from bot.i18n import Translator
 from bot.model import TELEGRAM
@@ -53,7 +54,7 @@ async def answer_inline(host: Host, tr: Translator, query: InlineQuery) -> None:
             ))
         more = str(start + PAGE) if start + PAGE < len(plays) else ""
         button = InlineQueryResultsButton(tr(msg("telegram.button_open_private")),
-                                          start_parameter=f"hand_{found.channel.partition(':')[2]}")
+                                          start_parameter=f"hand_{chat_of(found.channel).link}")
         await query.answer(results, cache_time=0, is_personal=True, next_offset=more, button=button)
     except TelegramError as e:  # the query expired while we looked (they last ~10 s)
         log.info("answerInlineQuery failed: %s", e)

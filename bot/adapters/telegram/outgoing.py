@@ -34,6 +34,7 @@ from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import Application
 
 from bot.adapters.telegram.boards import BoardMessage, Boards, lost
+from bot.adapters.telegram.chats import Chat
 from bot.host import Notes
 from bot.i18n import Translator, translator
 from bot.model import TELEGRAM, Button, NotSecret, Private, Public, Reply
@@ -49,7 +50,7 @@ BUTTONS_PER_ROW, BUTTONS_MAX, CALLBACK_DATA_MAX = 3, 100, 64  # Telegram takes a
 class Origin:
     """Where the replies to one event go, and how."""
 
-    chat_id: int
+    chat: Chat  # the chat, or the forum topic, the event came from
     user_id: int | None = None
     message_id: int | None = None  # the command message: ephemeral answers reply to it
     query: CallbackQuery | None = None  # a button press, answered exactly once
@@ -68,12 +69,11 @@ class Sender:
         self.notes = notes
         self.username = ""  # the bot's, known once started
         self.boards = Boards(app, notes)  # each chat's table message and its ping
-        self.threads: dict[int, int] = {}  # forum chat id -> the topic the game is played in
         self.names: dict[str, str] = {}  # user id -> display name, from updates
         self.nudged: set[tuple[int | None, str]] = set()  # (session, user) told to open the bot
 
     async def send(self, origin: Origin, replies: list[Reply]) -> None:
-        self.boards.saw(origin.chat_id, origin.message_id)
+        self.boards.saw(origin.chat, origin.message_id)
         query = origin.query
         if query is not None and not origin.answered:
             # An answer for the presser alone (a refusal, a hint) is the press's own alert, which only
@@ -93,25 +93,25 @@ class Sender:
             try:
                 await self._send_one(origin, reply)
             except Forbidden as error:  # the bot may not post there (removed, muted): nothing to fix here
-                log.warning("chat %s refused a reply: %s", origin.chat_id, error)
+                log.warning("chat %s refused a reply: %s", origin.chat.channel, error)
             except TelegramError:
-                log.exception("sending a reply to chat %s failed", origin.chat_id)
+                log.exception("sending a reply to chat %s failed", origin.chat.channel)
 
     async def _send_one(self, origin: Origin, reply: Reply) -> None:
         await self._route(origin, reply)
         if reply.over and reply.session is not None and origin.private_chat is None:
-            await self.boards.unping(origin.chat_id, reply.session)
+            await self.boards.unping(origin.chat, reply.session)
 
     async def _route(self, origin: Origin, reply: Reply) -> None:
         if isinstance(reply.audience, Private):
             await self._send_private(origin, reply)
         elif origin.private_chat is not None:
-            await self._post(origin.private_chat, Public(replace(reply, mentions=(), board=False)))
+            await self._post(Chat(origin.private_chat), Public(replace(reply, mentions=(), board=False)))
         elif reply.board and reply.session is not None and reply.image is not None:
             await self._show_board(origin, Public(reply))
         else:
             mine = isinstance(reply.audience, NotSecret)  # an answer to their message: a reply to it
-            await self._post(origin.chat_id, Public(reply), reply_to=origin.message_id if mine else None)
+            await self._post(origin.chat, Public(reply), reply_to=origin.message_id if mine else None)
 
     async def _send_private(self, origin: Origin, reply: Reply) -> None:
         """A Private reply: to its reader's private chat with the bot, never to the group. When
@@ -134,40 +134,40 @@ class Sender:
             if "chat not found" not in str(e).lower():
                 raise
         hand = reply.session is not None  # a hidden hand (an answer to a question has no session)
-        link = self.deep_link(f"hand_{origin.chat_id}" if hand else "help")
+        link = self.deep_link(f"hand_{origin.chat.link}" if hand else "help")
         if mine:  # Telegram opens the private chat right away (a hand: with the cards in it)
             await self.answer(origin, url=link)
             return
         # An answer to what they typed is always followed by a note; a hand (each move sends one) once a game.
         asked = not hand and origin.user_id == user_chat and origin.query is None
-        if origin.chat_id == user_chat or (not asked and (reply.session, user) in self.nudged):
+        if origin.chat.id == user_chat or (not asked and (reply.session, user) in self.nudged):
             return
         self.nudged.add((reply.session, user))
         name = self._mention_html(user, reply.names, tr)
         key, label = ("open_private", "button_open_private") if hand else ("open_private_answer", "button_open_chat")
         text = self._html(tr(msg(f"telegram.{key}", name="\x00name\x00", bot=self.username)), name=name)
         button = InlineKeyboardButton(tr(msg(f"telegram.{label}")), url=link)
-        await self._send_text(origin.chat_id, text, InlineKeyboardMarkup([[button]]),
+        await self._send_text(origin.chat, text, InlineKeyboardMarkup([[button]]),
                               reply_to=origin.message_id if asked else None)
 
     async def _post_private(self, reply: Reply) -> Message | None:
         """`reply` in the private chat of the one person it is for, the only place it can go:
         the chat is its reader's, never one given."""
-        return await self._send_reply(int((reply.reader or "").partition(":")[2]), replace(reply, mentions=(),
-                                                                                           board=False))
+        reader = Chat(int((reply.reader or "").partition(":")[2]))
+        return await self._send_reply(reader, replace(reply, mentions=(), board=False))
 
-    async def publish(self, chat_id: int, public: Public, ids: list[str]) -> None:
+    async def publish(self, chat: Chat, public: Public, ids: list[str]) -> None:
         """A reply for everyone in the chat, from the host's outbox, raising when Telegram refuses
         it: the messages in `ids` were sent already (a retry skips them); each new one's id is added
         as Telegram answers (a board: its table message, then the ping of an edited one)."""
         reply = public.reply
         if reply.board and reply.session is not None and reply.image is not None:
-            await self._show_board(Origin(chat_id), public, ids)
+            await self._show_board(Origin(chat), public, ids)
         elif not ids:
-            sent = await self._post(chat_id, public)
+            sent = await self._post(chat, public)
             ids.append(str(sent.message_id) if sent is not None else "")
         if reply.over and reply.session is not None:  # the game ended: its last ping goes (as in `send`)
-            await self.boards.unping(chat_id, reply.session)
+            await self.boards.unping(chat, reply.session)
 
     async def _show_board(self, origin: Origin, public: Public, ids: list[str] | None = None) -> None:
         """The session's table message: edited in place (editMessageMedia), posted anew when
@@ -175,7 +175,7 @@ class Sender:
         reply = public.reply
         assert reply.image is not None  # only a board with its picture comes here (`publish`)
         ids = [] if ids is None else ids
-        chat_id, session = origin.chat_id, reply.session or 0
+        chat, session = origin.chat, reply.session or 0
         target = reply.mentions[0] if reply.mentions else None
         tr = self._tr(reply)
         caption = self._html(reply.text)
@@ -185,56 +185,56 @@ class Sender:
                                           mentions=" ".join(links))
         caption = _fit_html(caption, CAPTION_MAX)
         markup = self._keyboard(reply.buttons)
-        board = await self.boards.get(chat_id)
+        board = await self.boards.get(chat)
         if not ids and board is not None and board.session == session and not origin.fresh_board and not board.unsure:
             media = InputMediaPhoto(InputFile(reply.image, filename=reply.image_name, attach=True), caption=caption,
                                     parse_mode=ParseMode.HTML)
             try:
-                await self.app.bot.edit_message_media(media, chat_id=chat_id, message_id=board.message_id,
+                await self.app.bot.edit_message_media(media, chat_id=chat.id, message_id=board.message_id,
                                                       reply_markup=markup)
                 ids.append(str(board.message_id))
             except BadRequest as e:
                 if "not modified" in str(e).lower():
                     ids.append(str(board.message_id))
                 else:
-                    log.info("editing the board in %s failed (%s); posting it anew", chat_id, e)
+                    log.info("editing the board in %s failed (%s); posting it anew", chat.channel, e)
         if ids and board is not None and not board.unsure:  # edited: an edit notifies nobody, so a ping does
             if target is None or target == board.pinged:
                 return
             try:
-                await self._ping(board, chat_id, target, reply.names, tr)
+                await self._ping(board, chat, target, reply.names, tr)
                 return
             except TelegramError as error:
                 if not lost(error):
                     raise
-                log.info("a ping's answer in %s was lost (%s); posting the board anew", chat_id, error)
-        old = await self.boards.posting(chat_id)  # posted anew, at the bottom of the chat: its caption pings
-        sent = await self._post(chat_id, Public(replace(reply, text="")), caption_html=caption)
+                log.info("a ping's answer in %s was lost (%s); posting the board anew", chat.channel, error)
+        old = await self.boards.posting(chat)  # posted anew, at the bottom of the chat: its caption pings
+        sent = await self._post(chat, Public(replace(reply, text="")), caption_html=caption)
         if sent is not None:
             ids.append(str(sent.message_id))
-            await self.boards.posted(chat_id, BoardMessage(session, sent.message_id, pinged=target), old)
+            await self.boards.posted(chat, BoardMessage(session, sent.message_id, pinged=target), old)
 
-    async def _ping(self, board: BoardMessage, chat_id: int, target: str, names: Mapping[str, str],
+    async def _ping(self, board: BoardMessage, chat: Chat, target: str, names: Mapping[str, str],
                     tr: Translator) -> None:
         """An edit notifies nobody: a short message, as a reply to the board, tells the player."""
         mention = self._mention_html(target, names, tr)
         text = self._html(tr(msg("telegram.your_turn", mention="\x00mention\x00")), mention=mention)
-        await self.boards.pinging(chat_id, board, text)
+        await self.boards.pinging(chat, board, text)
         try:
-            sent = await self._send_text(chat_id, text, None, reply_to=board.message_id)
+            sent = await self._send_text(chat, text, None, reply_to=board.message_id)
         except TelegramError as error:
-            await self.boards.pinged(chat_id, board, target, None, error)
+            await self.boards.pinged(chat, board, target, None, error)
             raise
-        await self.boards.pinged(chat_id, board, target, sent.message_id if sent else None)
+        await self.boards.pinged(chat, board, target, sent.message_id if sent else None)
 
     async def _post(
-        self, chat_id: int, public: Public, reply_to: int | None = None, caption_html: str | None = None
+        self, chat: Chat, public: Public, reply_to: int | None = None, caption_html: str | None = None
     ) -> Message | None:
-        """A reply anyone in `chat_id` may see (a `Public`: never a Private one)."""
-        return await self._send_reply(chat_id, public.reply, reply_to, caption_html)
+        """A reply anyone in `chat` may see (a `Public`: never a Private one)."""
+        return await self._send_reply(chat, public.reply, reply_to, caption_html)
 
     async def _send_reply(
-        self, chat_id: int, reply: Reply, reply_to: int | None = None, caption_html: str | None = None
+        self, chat: Chat, reply: Reply, reply_to: int | None = None, caption_html: str | None = None
     ) -> Message | None:
         """sendPhoto / sendMessage / sendDocument. Reached only through `_post` (a Public reply, any chat) and
         `_post_private` (a Private reply, its reader's own chat)."""
@@ -248,37 +248,37 @@ class Sender:
         if reply.image is None and reply.document and len(body) > TEXT_MAX:  # a long record: a file
             first = _fit_html(self._html(reply.text.partition("\n")[0]), CAPTION_MAX)
             sent = await self.app.bot.send_document(
-                chat_id, InputFile(reply.text.encode(), filename=reply.document), caption=first,
-                parse_mode=ParseMode.HTML, reply_markup=markup, message_thread_id=self.threads.get(chat_id),
+                chat.id, InputFile(reply.text.encode(), filename=reply.document), caption=first,
+                parse_mode=ParseMode.HTML, reply_markup=markup, message_thread_id=chat.thread,
                 reply_parameters=_reply_to(reply_to),
             )
-            self.boards.saw(chat_id, sent.message_id, made=True)
+            self.boards.saw(chat, sent.message_id, made=True)
             return sent
         if reply.image is None:
-            return await self._send_text(chat_id, body, markup, reply_to) if body.strip() else None
+            return await self._send_text(chat, body, markup, reply_to) if body.strip() else None
         fits = len(body) <= CAPTION_MAX
         sent = await self.app.bot.send_photo(
-            chat_id, InputFile(reply.image, filename=reply.image_name), caption=body if fits else None,
+            chat.id, InputFile(reply.image, filename=reply.image_name), caption=body if fits else None,
             parse_mode=ParseMode.HTML, reply_markup=markup if fits or not body.strip() else None,
-            message_thread_id=self.threads.get(chat_id), reply_parameters=_reply_to(reply_to),
+            message_thread_id=chat.thread, reply_parameters=_reply_to(reply_to),
         )
-        self.boards.saw(chat_id, sent.message_id, made=True)
+        self.boards.saw(chat, sent.message_id, made=True)
         if not fits:
-            await self._send_text(chat_id, body, markup)
+            await self._send_text(chat, body, markup)
         return sent
 
     async def _send_text(
-        self, chat_id: int, body: str, markup: InlineKeyboardMarkup | None, reply_to: int | None = None
+        self, chat: Chat, body: str, markup: InlineKeyboardMarkup | None, reply_to: int | None = None
     ) -> Message | None:
         chunks = _chunks(body, TEXT_MAX)
         sent = None
         for i, chunk in enumerate(chunks):
             last = i == len(chunks) - 1
             sent = await self.app.bot.send_message(
-                chat_id, chunk, parse_mode=ParseMode.HTML, reply_markup=markup if last else None,
-                message_thread_id=self.threads.get(chat_id), reply_parameters=_reply_to(reply_to if not i else None),
+                chat.id, chunk, parse_mode=ParseMode.HTML, reply_markup=markup if last else None,
+                message_thread_id=chat.thread, reply_parameters=_reply_to(reply_to if not i else None),
             )
-            self.boards.saw(chat_id, sent.message_id, made=True)
+            self.boards.saw(chat, sent.message_id, made=True)
         return sent
 
     async def answer(

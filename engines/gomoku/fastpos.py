@@ -1,0 +1,170 @@
+"""The AI's board with a compiled `make`/`unmake` (kernels.py, numba), and the choice of board.
+
+`new_position` gives a `FastPosition` when the compiled core loads (numba installed, and the
+environment variable GAMEHOST_GOMOKU_PURE unset or empty), else the pure-Python `Position`. Both
+keep the same numbers and the same threat sets, changed by the same operations in the same order
+(the searches iterate the sets, so their order decides which moves are searched): the same search
+plays the same moves on either (tests/engines/test_gomoku_fast.py plays both).
+
+The compiled board keeps its cells, keys, codes and totals in one buffer of 64-bit integers that the
+kernels change in place; the rest of the engine reads them through memoryviews (an index gives a
+Python int, as a list does). The threat sets stay Python sets: the kernel writes their changes, and
+`make` plays them on the sets (and `unmake` plays them undone, in their order, as `Position` does).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import importlib
+import os
+import threading
+from array import array
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from engines.gomoku.position import BIT_B4, BIT_F3, Position, static
+
+Kernel = Callable[[ctypes.c_void_p], int]
+HEADER = 8  # kernels.HEADER
+OPS = 512  # kernels.OPS
+LOG_PER_MOVE = 2 * (32 + 64) + 3  # the most a make logs: every key and both codes of 32 points, totals, frame
+
+_kernels: tuple[Kernel, Kernel] | None = None
+_tried = False
+_loading = threading.Lock()
+_statics: dict[tuple[int, int, int], array[int]] = {}
+
+
+def load() -> bool:
+    """Load (the first time: compile, or read from numba's cache) the kernels; False when they cannot be
+    had here. Called by the AI workers' warm-up, so that no move waits for it."""
+    global _kernels, _tried
+    with _loading:
+        if _tried:
+            return _kernels is not None
+        _tried = True
+        if os.environ.get("GAMEHOST_GOMOKU_PURE"):
+            return False
+        try:
+            kernels: Any = importlib.import_module("engines.gomoku.kernels")
+            proto = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p)
+            _kernels = (proto(kernels.make.address), proto(kernels.unmake.address))
+            # Both kernels once, on a small board, so that a failure shows here and not in a move.
+            board = FastPosition(15, "freestyle", [(static(15).geo.index(7, 7), 1)])
+            board.unmake()
+        except Exception:  # no numba here, or it cannot compile: the pure-Python board plays the same moves
+            _kernels = None
+            return False
+        return True
+
+
+def new_position(size: int, rule: str, stones: Sequence[tuple[int, int]] = ()) -> Position:
+    """The AI's board: compiled when it can be."""
+    if load():
+        return FastPosition(size, rule, stones)
+    return Position(size, rule, stones)
+
+
+def _static_part(size: int, table_black: list[int], table_white: list[int]) -> array[int]:
+    """The part of the buffer that is the same for every board of a size and rule (see kernels.py)."""
+    key = (size, id(table_black), id(table_white))
+    if key not in _statics:
+        st = static(size)
+        n = st.geo.length
+        head = [3, 3 + len(table_black), 3 + len(table_black) + len(table_white)]
+        entries_at = head[2] + 2 * n + 1
+        starts: list[int] = []
+        entries: list[int] = []
+        for c in (1, 2):
+            for p in range(n):
+                starts.append(entries_at + len(entries))
+                for qd, q, delta in st.update[c][p]:
+                    entries += (qd, q, delta)
+        starts.append(entries_at + len(entries))
+        _statics[key] = array("q", head + table_black + table_white + starts + entries)
+    return _statics[key]
+
+
+class FastPosition(Position):
+    """`Position` with its numbers in one buffer, changed by the compiled kernels."""
+
+    def __init__(self, size: int, rule: str, stones: Sequence[tuple[int, int]] = ()) -> None:
+        super().__init__(size, rule)  # the empty board, in lists
+        assert _kernels is not None
+        self._make, self._unmake = _kernels
+        n = self.geo.length
+        data = array("q", [0, self.total[1], self.total[2], 0, 0, 0, n, 0])
+        data += array("q", self.cells)
+        data += array("q", self.keys)
+        data += array("q", self.code[1])
+        data += array("q", self.code[2])
+        ops_at = len(data)
+        data += array("q", bytes(8 * OPS))
+        data[3] = len(data)
+        data += array("q", bytes(8 * LOG_PER_MOVE * (size * size + 1)))
+        data[7] = len(data)
+        data += _static_part(size, self.table[1], self.table[2])
+        self._data = data
+        view = memoryview(data)
+        self.cells = view[HEADER:HEADER + n]  # type: ignore[assignment]
+        self.keys = view[HEADER + n:HEADER + 5 * n]  # type: ignore[assignment]
+        codes: tuple[Any, ...] = ([], view[HEADER + 5 * n:HEADER + 6 * n], view[HEADER + 6 * n:HEADER + 7 * n])
+        self.code = codes  # type: ignore[assignment]
+        self.total = view[0:3]  # type: ignore[assignment]
+        self._ops = view[ops_at:ops_at + OPS]
+        self._args = view[4:6]  # the point and the colour of the next make / unmake
+        self._address = ctypes.c_void_p(data.buffer_info()[0])
+        # the kernel's threat-set changes are q * 8 + set * 2 + added, the sets in this order
+        self._sets_by_op = (self.fours[1], self.threes[1], self.fours[2], self.threes[2])
+        for p, c in stones:
+            self.make(p, c)
+
+    def make(self, p: int, c: int) -> None:
+        self.moves.append(p)
+        self.hash ^= self.st.zobrist[c][p]
+        if self.code[1][p] >= BIT_F3:
+            self.fours[1].discard(p)
+            self.threes[1].discard(p)
+        if self.code[2][p] >= BIT_F3:
+            self.fours[2].discard(p)
+            self.threes[2].discard(p)
+        args = self._args
+        args[0] = p
+        args[1] = c
+        count = self._make(self._address)
+        ops: Any = self._ops[:count].tolist() if count else ()
+        if count:
+            sets = self._sets_by_op
+            for op in ops:
+                if op & 1:
+                    sets[(op >> 1) & 3].add(op >> 3)
+                else:
+                    sets[(op >> 1) & 3].discard(op >> 3)
+        self.undo.append((self.reach, ops))
+        self.reach |= self.st.square_mask[p]
+        self.taken |= 1 << p
+
+    def unmake(self) -> None:
+        p = self.moves.pop()
+        cells = self.cells
+        self.hash ^= self.st.zobrist[cells[p]][p]
+        self.reach, ops = self.undo.pop()
+        self._args[0] = p
+        self._unmake(self._address)
+        sets = self._sets_by_op
+        for op in ops:
+            if op & 1:
+                sets[(op >> 1) & 3].discard(op >> 3)
+            else:
+                sets[(op >> 1) & 3].add(op >> 3)
+        v = self.code[1][p]
+        if v >= BIT_F3:
+            self.threes[1].add(p)
+            if v >= BIT_B4:
+                self.fours[1].add(p)
+        v = self.code[2][p]
+        if v >= BIT_F3:
+            self.threes[2].add(p)
+            if v >= BIT_B4:
+                self.fours[2].add(p)
+        self.taken ^= 1 << p

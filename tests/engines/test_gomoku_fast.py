@@ -1,0 +1,70 @@
+"""The compiled board (engines/gomoku/fastpos.py, kernels in numba) and the pure-Python one keep the same
+numbers and the same threat sets in the same order, so the same search plays the same moves on either."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engines.base import Limit
+from engines.gomoku import Gomoku, fastpos
+from engines.gomoku.ai import think
+from engines.gomoku.board import geometry
+from engines.gomoku.levels import LEVELS
+from engines.gomoku.position import Position
+
+GAME = Gomoku()
+
+
+def test_the_compiled_core_loads_here() -> None:
+    """numba is a dependency: the bot's AI runs on the compiled board (the pure one is the fallback)."""
+    assert fastpos.load()
+    assert isinstance(fastpos.new_position(15, "freestyle"), fastpos.FastPosition)
+
+
+def everything(pos: Position) -> tuple[object, ...]:
+    """What the searches read, sets in their iteration order."""
+    return (list(pos.cells), list(pos.keys), list(pos.code[1]), list(pos.code[2]), pos.total[1], pos.total[2],
+            [list(s) for s in (*pos.fours[1:], *pos.threes[1:])], pos.hash, pos.reach, pos.taken, pos.cand)
+
+
+@pytest.mark.parametrize("rule", ["freestyle", "standard", "renju"])
+@pytest.mark.parametrize("size", [15, 19])
+def test_random_makes_and_unmakes_keep_both_boards_equal(rule: str, size: int) -> None:
+    assert fastpos.load()
+    rng = random.Random(f"{rule} {size}")
+    for _ in range(3):
+        pure, fast = Position(size, rule), fastpos.FastPosition(size, rule)
+        assert everything(pure) == everything(fast)
+        for _ in range(300):
+            if pure.moves and (rng.random() < 0.45 or len(pure.moves) > 70):
+                pure.unmake()
+                fast.unmake()
+            else:
+                p = rng.choice([q for q in pure.geo.points if not pure.cells[q]])
+                c = rng.choice((1, 2))
+                pure.make(p, c)
+                fast.make(p, c)
+            assert everything(pure) == everything(fast)
+
+
+@pytest.mark.parametrize("level, record", [
+    ("hard", "i9 h7 g11 j8 h10 i7 g7 h6 k9 h8"),
+    ("hard", "h8 i9 g9 i7 i8 g7"),
+    ("master", "h8 h9 i8 g8 j8 k8 i9 i7 j10"),
+    ("hard", "h6 j7 h5 h7 g6 g5 f6"),
+])
+def test_both_boards_play_the_same_move_after_the_same_nodes(level: str, record: str) -> None:
+    assert fastpos.load()
+    state = GAME.new_state({"size": 15}, 2, 0)
+    for name in record.split():
+        state = GAME.apply(state, state.turn, GAME.parse_move(state, state.turn, name))
+    geo = geometry(15)
+    stones = [(geo.index(p.col, p.row), 1 + i % 2) for i, p in enumerate(state.moves)]
+    limit = Limit(8000, 1e9)
+    pure = think(Position(15, "freestyle", stones), 1 + state.turn, LEVELS[level], limit, clock=lambda: 0.0)
+    fast = think(fastpos.FastPosition(15, "freestyle", stones), 1 + state.turn, LEVELS[level], limit,
+                 clock=lambda: 0.0)
+    assert pure == fast
+    assert pure[1]["work"] > 4000  # a real search, not an answer from the opening book
