@@ -69,11 +69,10 @@ class Autoplay:
         self._expiring: set[int] = set()  # sessions whose timer this process is acting on
         self._tasks: set[asyncio.Task[Any]] = set()
         self._wake = Wake()
-        self._stopping = False  # from `stop` until the next `start`: no task begins
+        self._stopping = False  # from `stop` on: no task begins (a host is stopped once)
 
     async def start(self) -> None:
         """Resume every bot turn that was pending (and no other process holds), and the timers."""
-        self._stopping = False
         for session in await self.core.store.active_sessions():
             if self.platforms is None or session.channel.partition(":")[0] in self.platforms():
                 session.bot_turn = bot_to_move(self.core.game_of(session), session)  # rows older than the column

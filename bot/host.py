@@ -157,11 +157,11 @@ class Host:
 
     async def start(self) -> None:
         """Resume: every AI turn that was pending, and the timers."""
+        self.autoplay.spawn(self.ai.warm_up())  # at once: the workers start while the rest catches up
+        self.autoplay.spawn(self.pictures.warm_up())
         await rating_store.catch_up(self.store)  # games whose rating failed when they ended (logged then)
         self.outbox.start()  # first: what a stopped process still owed the channels
         await self.autoplay.start()
-        self.autoplay.spawn(self.ai.warm_up())
-        self.autoplay.spawn(self.pictures.warm_up())
         self.rerater.start()  # and any re-rating a stopped process left half done
         self.tournaments.start()  # and the tournaments running
 

@@ -102,17 +102,21 @@ def bracket(view: dict[str, Any]) -> bytes:
                 draw.line((elbow, target, nx, target), fill=RULE, width=2)
             elif len(rnd["matches"]) == 1:  # the final: on to the champion
                 draw.line((x + COLUMN, centre, x + COLUMN + GUTTER, centre), fill=RULE, width=2)
+    return _ending(image, view, 24 + len(rounds) * (COLUMN + GUTTER), top + slots * SLOT / 2)
+
+
+def _ending(image: Image.Image, view: dict[str, Any], x: float, centre: float) -> bytes:
+    """A bracket's last column (the champion's box, centred on `centre`, if there is one) and footer."""
     champion = view.get("champion")
-    x = 24 + len(rounds) * (COLUMN + GUTTER)
-    centre = top + slots * SLOT / 2
     if champion is not None:
-        draw.rounded_rectangle((x, centre - SLOT, x + COLUMN, centre + SLOT), radius=10, fill=MINE, outline=RULE,
-                               width=2)
+        ImageDraw.Draw(image).rounded_rectangle((x, centre - SLOT, x + COLUMN, centre + SLOT), radius=10, fill=MINE,
+                                                outline=RULE, width=2)
         draw_text(image, (x + 10, centre), "🏆", 24, anchor="lm")
         draw_text(image, (x + 44, centre), fit(_name(champion), BRACKET_SIZE + 2, COLUMN - 54, bold=True),
                   BRACKET_SIZE + 2, fill=INK, bold=True, anchor="lm")
     if view.get("footer"):
-        draw_text(image, (24, height - 24), fit(view["footer"], HEAD_SIZE, width - 48), HEAD_SIZE, fill=SOFT)
+        draw_text(image, (24, image.height - 24), fit(view["footer"], HEAD_SIZE, image.width - 48), HEAD_SIZE,
+                  fill=SOFT)
     return png(image)
 
 
@@ -162,17 +166,19 @@ def podium(view: dict[str, Any]) -> bytes:
 # --- a knockout of tables ------------------------------------------------------------------------
 BOX_GAP = 14  # px between two tables' boxes
 RULE_SIZE = 14
+NOTE = 24  # px a table's note ("plays again") takes under its players
 
 
 def table_bracket(view: dict[str, Any]) -> bytes:
     """`view`: title, subtitle, rounds [{name, rule (who goes on), tables [{name, players [{name,
-    seed, ai, out, score, through (True, False, or None while undecided)}]}], byes [{name, seed, ai}],
+    seed, ai, out, score, through (True, False, or None while undecided)}], note: under the players,
+    e.g. that the table plays again}], byes [{name, seed, ai}],
     byes_label}], champion {name, ai} or None, footer. A column a round, a box a table (its players
     in finishing order once decided); each column's boxes spread over the height the tallest needs."""
     rounds = view["rounds"]
 
     def boxes(rnd: dict[str, Any]) -> list[int]:
-        heights = [len(t["players"]) * SLOT + 8 for t in rnd["tables"]]
+        heights = [len(t["players"]) * SLOT + 8 + (NOTE if t.get("note") else 0) for t in rnd["tables"]]
         return heights + ([len(rnd["byes"]) * SLOT + 8 + 22] if rnd["byes"] else [])
 
     tallest = max([sum(boxes(r)) + BOX_GAP * len(boxes(r)) for r in rounds] + [2 * SLOT + BOX_GAP])
@@ -196,22 +202,16 @@ def table_bracket(view: dict[str, Any]) -> bytes:
             if i < len(rnd["tables"]):
                 for j, who in enumerate(rnd["tables"][i]["players"]):
                     _table_slot(image, who, x, y + 4 + SLOT * j + SLOT / 2)
+                if rnd["tables"][i].get("note"):  # the table plays again
+                    below = y + 4 + SLOT * len(rnd["tables"][i]["players"]) + 9
+                    draw_text(image, (x + 8, below), fit(rnd["tables"][i]["note"], RULE_SIZE, COLUMN - 16), RULE_SIZE,
+                              fill=SOFT, anchor="lm")
             else:
                 draw_text(image, (x + 8, y + 14), fit(rnd.get("byes_label", ""), RULE_SIZE, COLUMN - 16), RULE_SIZE,
                           fill=SOFT, anchor="lm")
                 for j, who in enumerate(rnd["byes"]):
                     _table_slot(image, {**who, "through": True}, x, y + 26 + SLOT * j + SLOT / 2)
-    champion = view.get("champion")
-    if champion is not None:
-        x, centre = 24 + len(rounds) * (COLUMN + GUTTER), top + tallest / 2
-        draw.rounded_rectangle((x, centre - SLOT, x + COLUMN, centre + SLOT), radius=10, fill=MINE, outline=RULE,
-                               width=2)
-        draw_text(image, (x + 10, centre), "🏆", 24, anchor="lm")
-        draw_text(image, (x + 44, centre), fit(_name(champion), BRACKET_SIZE + 2, COLUMN - 54, bold=True),
-                  BRACKET_SIZE + 2, fill=INK, bold=True, anchor="lm")
-    if view.get("footer"):
-        draw_text(image, (24, height - 24), fit(view["footer"], HEAD_SIZE, width - 48), HEAD_SIZE, fill=SOFT)
-    return png(image)
+    return _ending(image, view, 24 + len(rounds) * (COLUMN + GUTTER), top + tallest / 2)
 
 
 def _wrap(text: str, size: int, width: float, most: int = 2) -> list[str]:

@@ -113,6 +113,7 @@ async def go(core: Core, r: Request) -> list[Reply]:
     least = max(2, event.seats)
     if len(event.entries) < least:
         raise Refusal("tournament.too_few", count=least)
+    await rounds.ready(event)  # (a long schedule is made in a thread, not in the event loop)
     fit = rounds.most_rounds(event.format, len(event.entries), event.seats)
     wanted = event.rounds or rounds.default_rounds(event.format, len(event.entries), event.seats)
     if event.format == "swiss" and wanted > fit:

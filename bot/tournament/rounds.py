@@ -1,8 +1,10 @@
 """A tournament's rounds: the next one paired, a finished game scored, the end. No I/O: the
-event (`Tournament`) is changed in place and the caller saves it (once: its version says so)."""
+event (`Tournament`) is changed in place and the caller saves it (once: its version says so).
+`ready` first (awaited) keeps the long computations out of the event loop."""
 
 from __future__ import annotations
 
+import asyncio
 import math
 
 from bot.session import Session, SessionStatus
@@ -28,6 +30,14 @@ def most_rounds(format: str, entrants: int, seats: int) -> int:
     if format != "swiss" or seats != 2:
         return 64
     return entrants if entrants % 2 else entrants - 1
+
+
+async def ready(event: Tournament) -> None:
+    """Compute in a thread what `default_rounds` and `advance` would otherwise compute at length in
+    the event loop the first time (a round robin at tables: its schedule, up to seconds for 64
+    entrants); they find it cached after."""
+    if event.format == "roundrobin" and event.seats > 2 and len(event.entries) >= event.seats:
+        await asyncio.to_thread(tables.schedule, len(event.entries), event.seats)
 
 
 def advance(event: Tournament) -> list[EventGame] | None:

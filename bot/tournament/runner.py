@@ -12,6 +12,7 @@ a Telegram forum topic: the adapter's `open_place`), all the games of a round at
 (the console, a group without topics) one after another in the event's channel. Each place is
 written to the game's row before its session is made there, and a game found with a place but no
 session adopts the session it finds there, so a restart between the two makes no second game.
+A place of its own starts with the event channel's settings (language, hints, web, server).
 """
 
 from __future__ import annotations
@@ -25,10 +26,14 @@ from typing import Any
 
 from bot import play
 from bot.core import Core, in_language
+from bot.info import HINTS
+from bot.languages import CHANNEL_KEY
 from bot.model import EVERYONE, Reply
 from bot.session import Conflict, Seat, Session, SessionStatus
+from bot.storage import PLACE
 from bot.tournament import rounds, views
 from bot.tournament.model import EventGame, EventStatus, Tournament
+from bot.web.access import WEB
 from engines.base import msg
 
 log = logging.getLogger(__name__)
@@ -38,6 +43,7 @@ Deliver = Callable[[str, list[Reply]], Awaitable[None]]
 # None where it cannot (the game is then played in the channel itself).
 OpenPlace = Callable[[str, str], Awaitable[str | None]]
 IDLE_WAIT = 60.0
+INHERITED = (CHANNEL_KEY, HINTS, WEB, PLACE)  # the channel settings a game's own place starts with
 
 
 class Tournaments:
@@ -132,6 +138,7 @@ class Tournaments:
                 await self._save(event)
             return []
         ended_round = event.round
+        await rounds.ready(event)  # (after a restart: a long schedule made in a thread, not in the loop)
         new = rounds.advance(event)
         await self._save(event)  # once: a second process finds the version changed
         said = []
@@ -185,12 +192,20 @@ class Tournaments:
                 log.exception("opening a place for a game of tournament %s failed; playing it here", event.id)
                 place = None
             if place is not None:
+                await self._inherit(event.channel, place)
                 return place
             event.options["places"] = "here"  # the platform cannot here: every game follows in the channel
             said.append(Reply(tr(msg("tournament.places_here")), audience=EVERYONE))
         busy = await self.core.store.active(event.channel)
         here = [g for g in event.current() if g.place == event.channel and not g.over]
         return None if busy is not None or here else event.channel
+
+    async def _inherit(self, channel: str, place: str) -> None:
+        store = self.core.store
+        for key in INHERITED:
+            value = await store.setting(channel, key)
+            if value is not None and await store.setting(place, key) is None:
+                await store.set_setting(place, key, value)
 
     async def _begin(self, event: Tournament, game: EventGame, tr: Any, said: list[Reply]) -> None:
         place = game.place or event.channel

@@ -52,8 +52,18 @@ def pairings(core: Core, event: Tournament, tr: Translator, games: list[EventGam
     if event.format == "knockout" and event.seats > 2:  # how many go on from a table this round
         stage = _table_bracket(event).rounds[event.round - 1]
         lines.append(tr(_rule(stage, final=event.round == event.rounds)))
-    lines += [game_line(event, g, tr) for g in games]
+        again = _playing_again(stage)
+        lines += [tr(msg("tournament.table_again", table=again[frozenset(g.players)],
+                         players=tr(msg("host.versus")).join(who(event, p) for p in g.players)))
+                  if g.points is None and frozenset(g.players) in again else game_line(event, g, tr) for g in games]
+    else:
+        lines += [game_line(event, g, tr) for g in games]
     return Reply("\n".join(lines), audience=EVERYONE)
+
+
+def _playing_again(stage: tables.Stage) -> dict[frozenset[str], int]:
+    """The round's tables that tied at the place that goes on and play again: their numbers (from 1)."""
+    return {frozenset(t.players): n for n, t in enumerate(stage.tables, 1) if t.games and not t.decided}
 
 
 def _by_reach(event: Tournament, table: list[pairing.Standing]) -> list[pairing.Standing]:
@@ -134,10 +144,14 @@ def table_bracket_view(core: Core, event: Tournament, tr: Translator) -> tuple[d
                 score = " ".join(number(g.points[g.players.index(p)]) for g in table.games)
                 went = None if not table.decided else p in table.advanced
                 players.append({**side(p), "score": score, "through": went})
-            shown.append({"name": tr(msg("tournament.table_name", table=t + 1)), "players": players})
+            # A table that tied at the place that goes on plays again (or did): said in its box.
+            again = "again" if table.games and not table.decided else "replayed" if len(table.games) > 1 else ""
+            shown.append({"name": tr(msg("tournament.table_name", table=t + 1)), "players": players,
+                          "note": tr(msg(f"tournament.{again}_note")) if again else ""})
             named = " · ".join(("✓ " if x["through"] else "") + who(event, p) + (f" {x['score']}" if x["score"] else "")
                                for p, x in zip(table.order or table.players, players, strict=True))
-            lines.append(tr(msg("tournament.table", table=t + 1, players=named)))
+            lines.append(tr(msg(f"tournament.table_{again}" if again else "tournament.table", table=t + 1,
+                                players=named)))
         byes = [side(p) for p in stage.byes]
         if stage.byes:
             lines.append(tr(msg("tournament.byes_through", names=", ".join(who(event, p) for p in stage.byes))))

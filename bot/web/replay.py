@@ -132,5 +132,6 @@ def result(session: Session, tr: Translator) -> str:
     else:
         line = tr(msg("host.result_line_draw", reason=outcome.reason))
     if outcome.scores:
-        line += " " + tr(msg("host.scores", scores=[f"{s.name} {outcome.scores[s.seat]:+g}" for s in session.seats]))
+        scores = tr(msg("host.scores", scores=[f"{s.name} {outcome.scores[s.seat]:+g}" for s in session.seats]))
+        line = tr(msg("web.with_scores", result=line, scores=scores))
     return line

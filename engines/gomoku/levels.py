@@ -52,7 +52,7 @@ LEVELS = {
     ),
     "hard": Level(Limit(30_000, 10.0), defend_vct=3, patient=True, resume=0.05),
     "master": Level(
-        Limit(90_000, 30.0),
+        Limit(100_000, 30.0),
         width=12,
         root_width=20,
         vcf_depth=20,

@@ -308,7 +308,7 @@ def test_master_leaves_no_short_vct_where_it_lost_as_white(record: str) -> None:
 # move held (white to move but in the last, where black is): the opponent's win is a VCT of 7, 6 and 5
 # attacking moves, deeper than the checks used to look, begun several moves before it is a VCF.
 DEEP_THREATS = [
-    ("h6 j7 h5 h7 g6 g5 f6", "i6", 7, ("master",)),  # e6 holds; hard (30,000 nodes) still plays i6
+    ("h6 j7 h5 h7 g6 g5 f6", "i6", 7, ("master",)),  # e6 holds; hard plays i6 at 30,000-70,000 nodes
     ("k8 j9 j10 k11 i8 j8 j7 i6 k9 k6 i11", "l8", 6, ("hard", "master")),  # h12 holds
     ("h6 j7 h5 i8 g7 f8 g5 h9", "k6", 5, ("hard", "master")),  # g10 keeps black ahead
 ]

@@ -117,3 +117,11 @@ def test_a_bracket_of_tables_grows_with_the_field() -> None:
     assert tournament.MINE.lower() in colours  # the champion's box
     six = picture(tournament.table_bracket(table_bracket_view(12, 6)))
     assert six.height > small.height  # boxes of six
+
+
+def test_a_table_that_plays_again_says_so_under_its_players() -> None:
+    view = table_bracket_view(8, 3)
+    plain = picture(tournament.table_bracket(view))
+    view["rounds"][0]["tables"][0]["note"] = "a tie: played again"  # type: ignore[index]
+    noted = picture(tournament.table_bracket(view))
+    assert noted.height == plain.height + tournament.NOTE and noted.tobytes() != plain.tobytes()

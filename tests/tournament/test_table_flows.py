@@ -5,8 +5,12 @@ meets, a Chinese Checkers knockout whose first table ends in a tie and plays aga
 from __future__ import annotations
 
 import asyncio
+import threading
+from functools import lru_cache
 from itertools import combinations
 from pathlib import Path
+
+import pytest
 
 from bot.tournament import tables
 from bot.tournament.model import EventStatus
@@ -52,6 +56,37 @@ async def test_a_dou_dizhu_round_robin_of_bots_at_tables_of_three(tmp_path: Path
         await close_table(table)
 
 
+async def test_the_round_robin_schedule_is_made_off_the_event_loop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                                                    ) -> None:
+    """A round robin's schedule at tables (seconds for 64 entrants) is made in a thread at /go and,
+    when the runner pairs a round and finds it not made (a new process), there too: never in the
+    event loop's thread."""
+    made_in: list[int] = []
+    make = tables.schedule.__wrapped__
+
+    @lru_cache
+    def schedule(n: int, seats: int) -> tuple[tables.Round, ...]:
+        made_in.append(threading.get_ident())
+        return make(n, seats)
+
+    monkeypatch.setattr(tables, "schedule", schedule)
+    loop = threading.get_ident()
+    table = await open_table(tmp_path / "t.db", Clock())
+    try:
+        await table.say(ALICE, "/doudizhu tournament roundrobin")
+        await table.say(ALICE, "/withdraw")
+        for _ in range(4):
+            await table.say(BOB, "/join bot easy")
+        said = await table.text(ALICE, "/go")
+        assert "begins: 4 entrants" in said and len(made_in) == 1
+        schedule.cache_clear()  # as in a process started after /go: the runner makes it again
+        event = await finished(table)
+        assert event.status == EventStatus.FINISHED and event.round == len(schedule(4, 3)) > 1
+        assert len(made_in) == 2 and loop not in made_in
+    finally:
+        await close_table(table)
+
+
 async def test_a_checkers_knockout_at_tables_of_three_with_a_tie(tmp_path: Path) -> None:
     """Five at tables of three: the two top seeds (the bots: equal ratings go by id) have a bye,
     the three people play; the winner joins them at the final. Whoever has a move resigns at once,
@@ -81,13 +116,18 @@ async def test_a_checkers_knockout_at_tables_of_three_with_a_tie(tmp_path: Path)
                                               ("console:bob", "console:carol", "console:alice")]
         assert first[0].points == (0.0, 0.75, 0.75)  # Alice resigned; Bob and Carol tied for first
         assert first[1].points[1] > first[1].points[0]  # Bob resigned the decider: Carol goes on
+        # The decider is announced as the table it is, playing again, not as a table of its own.
+        again = [r.text for r in table.delivered if "plays again" in (r.text or "")]
+        assert again and "Table 1 plays again (tie for the place that goes on): Bob vs Carol vs Alice" in again[0]
+        assert not any("Table 2" in r.text for r in table.delivered if r.text and "Round 1" in r.text)
         final = [g for g in event.games if g.round == 2]
         assert set(final[0].players) == {"bot:1", "bot:2", "console:carol"}
         await until(lambda: any(r.image_name == "podium.png" for r in table.delivered))
         bracket = next(r for r in reversed(table.delivered) if r.image_name == "bracket.png")
         lines = bracket.text_board.splitlines()
         assert lines[0] == "Round 1 · the winner of each table goes on"
-        assert lines[1] == "Table 1: ✓ Carol 0.75 0.75 · Bob 0.75 0 · Alice 0 0.75"  # each game's points
+        # each game's points; the table tied and played again
+        assert lines[1] == "Table 1, played again after a tie: ✓ Carol 0.75 0.75 · Bob 0.75 0 · Alice 0 0.75"
         assert "Through without playing: 🤖 Bot 1 (easy), 🤖 Bot 2 (easy)" in lines
         assert "Round 2 · the final table: its winner takes the event" in lines
         assert lines[-1].startswith("🏆 🤖 Bot")

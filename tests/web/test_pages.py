@@ -85,6 +85,7 @@ async def test_dou_dizhu_hands_show_once_the_game_is_over_and_never_before(clien
     assert html.count("hand:") >= 3  # every seat's hand at the shown position, and in the steps' data
     assert "hand: no cards left" in html  # the winner's, at the end, said in words
     zh = await page(client, f"/game/{await token_of(played, CONSOLE, -1)}?lang=zh")
+    assert "。得分：" in zh and "。 得分" not in zh  # a Chinese full stop wants no space after it
     assert "手牌：已出完" in zh and "手牌：<" not in zh and not re.search(r"手牌：\s*[<\"]", zh)
     active = played.active
     assert active is not None and active.status == SessionStatus.PLAYING
