@@ -145,3 +145,12 @@ async def test_forum_topics_are_made_and_refused_as_telegram_does(api: BotAPI, b
     assert await bot.close_forum_topic(forum, topic.message_thread_id)
     with refused("TOPIC_CLOSED"):
         await bot.send_message(forum, "hi", message_thread_id=topic.message_thread_id)
+
+
+def test_a_topic_is_a_channel_of_its_own_and_its_deep_link_finds_it() -> None:
+    from bot.adapters.telegram.chats import Chat, chat_of, from_link
+
+    topic, group = Chat(-100123, 45), Chat(-100123)
+    assert topic.channel == "telegram:-100123:45" and group.channel == "telegram:-100123"
+    assert chat_of(topic.channel) == topic and chat_of(group.channel) == group
+    assert from_link(topic.link) == topic and from_link(group.link) == group and topic.link == "-100123_45"

@@ -140,7 +140,7 @@ async def test_a_forum_where_the_bot_may_not_make_topics_plays_the_games_in_turn
 async def test_a_restart_in_the_middle_of_a_round_goes_on_in_the_topics(world: World, clock: Clock) -> None:
     api = world.api
     api.group(FORUM, "Club", forum=True)
-    await open_swiss(world, FORUM, "rounds=2 3 4 5")
+    await open_swiss(world, FORUM, "rounds=2 4 5 6 7")  # (a game that lasts)
     await api.wait(lambda: len(api.of("createForumTopic", chat_id=FORUM)) == 2)
     places = await placed(world, FORUM_CHANNEL)
     for place in places:
@@ -153,15 +153,39 @@ async def test_a_restart_in_the_middle_of_a_round_goes_on_in_the_topics(world: W
         s.user_id for s in (await world.table.store.active(p)).seats)]
     assert people
     board = await world.table.host.notes("telegram").get(people[0], "board")
+    assert board is not None
     await restart(world, clock)
+    # A reply the old process was sending as it stopped failed there, and is tried again a second later.
+    clock.advance(2)
     after = len(api.calls)
     async with asyncio.timeout(60):
         while not await move_someone(world, FORUM, people[0]):
             await asyncio.sleep(0.05)
-    # The next move edits the same board message in its topic (notes keyed by the topic), or posts in that topic.
-    edited = [c for c in api.calls[after:] if c.method == "editMessageMedia" and c.status == 200]
-    assert board is not None and [c.params["message_id"] for c in edited][:1] == [board["message_id"]]
+    # The next move's board is in its topic: the same message edited (the note is kept per topic), or posted
+    # anew there when the old process stopped before Telegram's answer to its last board or ping came.
+    await api.wait(lambda: [c for c in api.to_topic(FORUM, thread_of(people[0])) if c.photo is not None
+                            and any(c is n for n in api.calls[after:])], timeout=30)
     assert api.messages[(FORUM, board["message_id"])]["message_thread_id"] == thread_of(people[0])
+    # A button on the topic's board, pressed after the restart, is answered for that topic's game; a typed /hint
+    # goes to the person's private chat only.
+    async with asyncio.timeout(60):
+        while not (to_move := [p for p in (world.alice, world.bob)
+                               if await world.table.host.legal_moves(people[0], f"telegram:{p['id']}")]):
+            await asyncio.sleep(0.05)
+    to_move = to_move[0]
+    await world.table.host.idle()
+    board = await world.table.host.notes("telegram").get(people[0], "board")
+    assert board is not None
+    hint = next(b["callback_data"] for b in api.messages[(FORUM, board["message_id"])]["reply_markup"][
+        "inline_keyboard"][0] if b["text"] == "Hint")
+    query = await api.press(to_move, FORUM, board["message_id"], hint)
+    alert = await api.wait(lambda: api.answer(query))
+    assert alert.params["text"].startswith("Hint: ") and alert.params["show_alert"] is True
+    api.opened.add(to_move["id"])
+    await api.say(to_move, FORUM, "/hint", thread=thread_of(people[0]))
+    private = await api.wait(lambda: [c for c in api.to_chat(to_move["id"]) if c.text.startswith("Hint: ")])
+    assert "message_thread_id" not in private[0].params
+    assert not [c for c in api.to_chat(FORUM) if c.text.startswith("Hint: ")]
     event = await play_out(world, FORUM, FORUM_CHANNEL, rounds={1})
     assert {g.place for g in event.games if g.round == 1} == set(places)  # no game of round 1 made again
     event = await play_out(world, FORUM, FORUM_CHANNEL)
