@@ -183,8 +183,7 @@ class Tournaments:
 
     async def _open_place(self, event: Tournament, game: EventGame, tr: Any, said: list[Reply]) -> str | None:
         opener = self.places.get(event.channel.partition(":")[0])
-        label = tr(msg("tournament.place_name", round=game.round, table=game.table + 1,
-                     players=tr(msg("host.versus")).join(views.who(event, p) for p in game.players)))
+        label = views.place_name(event, game, tr)
         if opener is not None and event.options.get("places", "own") == "own":
             try:
                 place = await opener(event.channel, label[:100])

@@ -61,6 +61,19 @@ def pairings(core: Core, event: Tournament, tr: Translator, games: list[EventGam
     return Reply("\n".join(lines), audience=EVERYONE)
 
 
+def place_name(event: Tournament, game: EventGame, tr: Translator) -> str:
+    """The name of a game's own place (thread, topic): its round and table; a table playing again after
+    a tie keeps its number and says so."""
+    players = tr(msg("host.versus")).join(who(event, p) for p in game.players)
+    if event.format == "knockout" and event.seats > 2 and game.points is None:
+        stages = _table_bracket(event).rounds
+        again = _playing_again(stages[game.round - 1]) if len(stages) >= game.round else {}
+        if frozenset(game.players) in again:
+            return tr(msg("tournament.place_name_again", round=game.round, table=again[frozenset(game.players)],
+                          players=players))
+    return tr(msg("tournament.place_name", round=game.round, table=game.table + 1, players=players))
+
+
 def _playing_again(stage: tables.Stage) -> dict[frozenset[str], int]:
     """The round's tables that tied at the place that goes on and play again: their numbers (from 1)."""
     return {frozenset(t.players): n for n, t in enumerate(stage.tables, 1) if t.games and not t.decided}

@@ -58,6 +58,7 @@ async def test_a_dou_dizhu_knockout_in_a_forum_plays_each_table_in_a_topic(world
     # A tie at the place that goes on (a table's game twice in a round): announced as the same table playing again.
     if len({(g.round, frozenset(g.players)) for g in games}) < len(games):
         assert [c for c in api.to_topic(FORUM, None) if "plays again (tie for the place that goes on)" in c.text]
+        assert [t for t in api.of("createForumTopic", chat_id=FORUM) if " again · " in t.params["name"]]
     await api.wait(lambda: [c for c in api.to_topic(FORUM, None) if "podium" in c.text])
     photos = [c for c in api.to_topic(FORUM, None) if c.method == "sendPhoto"]
     assert any("bracket" in c.text for c in photos) and any("final standings" in c.text for c in photos)
