@@ -57,6 +57,21 @@ async def a_move(table) -> tuple[str, str, str] | None:
     return None
 
 
+async def moves_at_tables(table, going_on) -> AsyncIterator[str]:
+    """While `going_on(event)`: switch to a table where a person is to move, become them, and move."""
+    async with asyncio.timeout(120):
+        while going_on(await table.store.event_latest(CHANNEL)):
+            await table.host.idle()
+            found = await a_move(table)
+            if found is None:
+                await asyncio.sleep(0.05)
+                continue
+            number, who, move = found
+            yield f"/switch {number}\n"
+            yield f"/as {who}\n"
+            yield move + "\n"
+
+
 async def test_a_swiss_round_plays_its_games_at_once_and_the_keyboard_switches_between_them(tmp_path: Path) -> None:
     seen: dict[str, object] = {}
 
@@ -67,17 +82,8 @@ async def test_a_swiss_round_plays_its_games_at_once_and_the_keyboard_switches_b
         seen["round 1"] = await until_placed(table, 2)
         await table.host.idle()
         yield "/switch\n"
-        async with asyncio.timeout(120):
-            while (await table.store.event_latest(CHANNEL)).status.active:
-                await table.host.idle()
-                found = await a_move(table)
-                if found is None:
-                    await asyncio.sleep(0.05)
-                    continue
-                number, who, move = found
-                yield f"/switch {number}\n"
-                yield f"/as {who}\n"
-                yield move + "\n"
+        async for line in moves_at_tables(table, lambda event: event.status.active):
+            yield line
         await table.host.idle()
         await table.host.tournaments.idle()  # the step that ended it has said the standings
         yield "/switch 0\n"
@@ -110,17 +116,8 @@ async def test_after_a_restart_the_tables_of_the_round_are_listed_and_go_on(tmp_
     await run_console(tmp_path, first)
 
     async def second(table) -> AsyncIterator[str]:
-        async with asyncio.timeout(120):
-            while (await table.store.event_latest(CHANNEL)).round == 1:
-                await table.host.idle()
-                found = await a_move(table)
-                if found is None:
-                    await asyncio.sleep(0.05)
-                    continue
-                number, who, move = found
-                yield f"/switch {number}\n"
-                yield f"/as {who}\n"
-                yield move + "\n"
+        async for line in moves_at_tables(table, lambda event: event.round == 1):
+            yield line
         yield "/quit\n"
 
     text, places = await run_console(tmp_path, second)
