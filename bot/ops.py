@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from typing import Any, TypeAlias
 
@@ -33,7 +34,7 @@ STORAGE_TIMEOUT = 2.0  # seconds the storage may take to answer a readiness chec
 Check: TypeAlias = Callable[[], bool | str]
 
 
-class Served:
+class Served(ABC):
     """An aiohttp application (`app()`) served on `listen`:`port`, started and stopped: the base of this
     endpoint and of the web site (`bot.web.site`), each on its own port. `what` names it when the port
     cannot be had."""
@@ -44,8 +45,9 @@ class Served:
         self.listen, self.port = listen, port
         self._runner: web.AppRunner | None = None
 
+    @abstractmethod
     def app(self) -> web.Application:
-        raise NotImplementedError
+        """The application to serve."""
 
     async def start(self) -> int:
         """Serve; returns the port (the one given, or the one the system chose for 0)."""

@@ -202,8 +202,7 @@ class Tournaments:
     async def _inherit(self, channel: str, place: str) -> None:
         store = self.core.store
         for key in INHERITED:
-            value = await store.setting(channel, key)
-            if value is not None and await store.setting(place, key) is None:
+            if (value := await store.setting(channel, key)) is not None:
                 await store.set_setting(place, key, value)
 
     async def _begin(self, event: Tournament, game: EventGame, tr: Any, said: list[Reply]) -> None:

@@ -8,12 +8,18 @@ from tests.support.pictures import picture
 from tests.telegram.conftest import GROUP, World, button, last_message_id
 
 
-async def test_a_gomoku_blunder_reviewed_by_button_and_in_chinese(world: World) -> None:
+async def two_play(world: World, opening: str) -> None:
+    """Alice opens a game in the group with `opening`, Bob joins, and its first board is shown."""
     api = world.api
-    await api.say(world.alice, GROUP, "/gomoku start")
+    await api.say(world.alice, GROUP, opening)
     await api.wait(lambda: api.to_chat(GROUP))
     await api.say(world.bob, GROUP, "/join")
     await api.wait(lambda: api.of("sendPhoto", chat_id=GROUP))
+
+
+async def test_a_gomoku_blunder_reviewed_by_button_and_in_chinese(world: World) -> None:
+    api = world.api
+    await two_play(world, "/gomoku start")
     for i, point in enumerate(BLUNDER):
         if i == 3:
             await api.say(world.carol, GROUP, "/review")
@@ -35,10 +41,7 @@ async def test_a_gomoku_blunder_reviewed_by_button_and_in_chinese(world: World) 
 
 async def test_a_nim_review_matches_the_theory(world: World) -> None:
     api = world.api
-    await api.say(world.alice, GROUP, "/nim start 3 4 5")
-    await api.wait(lambda: api.to_chat(GROUP))
-    await api.say(world.bob, GROUP, "/join")
-    await api.wait(lambda: api.of("sendPhoto", chat_id=GROUP))
+    await two_play(world, "/nim start 3 4 5")
     for i, move in enumerate(("1 1", "2 4", "3 5", "1 2")):  # each lets the win go (3 4 5 is won for Alice)
         await api.say(world.alice if i % 2 == 0 else world.bob, GROUP, f"/take {move}")
     await api.wait(lambda: [c for c in api.to_chat(GROUP) if "Bob wins" in c.text])

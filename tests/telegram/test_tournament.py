@@ -73,17 +73,24 @@ async def play_out(world: World, chat: int, channel: str, rounds: set[int] | Non
     return event
 
 
-async def test_a_swiss_in_a_forum_plays_each_game_in_a_topic_of_its_own_at_once(world: World) -> None:
+async def first_round_in_topics(world: World) -> list[str]:
+    """The forum's round 1: two games begun at once, each in a topic of its own with its board there."""
     api = world.api
-    api.group(FORUM, "Club", forum=True)
-    await open_swiss(world, FORUM)
     topics = await api.wait(lambda: (found := api.of("createForumTopic", chat_id=FORUM)) and len(found) == 2
                             and found)
     assert all(t.params["name"].startswith("Round 1 · table ") for t in topics)
     places = await placed(world, FORUM_CHANNEL)
     assert len(set(places)) == 2 and all(p.startswith(f"{FORUM_CHANNEL}:") for p in places)
-    for place in places:  # both games begun at once, each with its board in its topic
+    for place in places:
         await api.wait(lambda p=place: [c for c in api.to_topic(FORUM, thread_of(p)) if c.method == "sendPhoto"])
+    return places
+
+
+async def test_a_swiss_in_a_forum_plays_each_game_in_a_topic_of_its_own_at_once(world: World) -> None:
+    api = world.api
+    api.group(FORUM, "Club", forum=True)
+    await open_swiss(world, FORUM)
+    places = await first_round_in_topics(world)
     # A command typed in a topic is answered in that topic, as a reply, never in the group's general chat.
     await api.wait(lambda: len([c for c in api.to_topic(FORUM, None) if "place of its own" in c.text]) == 2)
     general = len(api.to_topic(FORUM, None))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from bot.tournament import tables
 from bot.tournament.model import EventStatus
 from tests.telegram.conftest import CHANNEL, GROUP, World
-from tests.telegram.test_tournament import FORUM, FORUM_CHANNEL, NOT_HERE, placed, play_out, thread_of
+from tests.telegram.test_tournament import FORUM, FORUM_CHANNEL, NOT_HERE, first_round_in_topics, play_out
 
 
 async def open_knockout(world: World, chat: int) -> None:
@@ -37,13 +37,7 @@ async def test_a_dou_dizhu_knockout_in_a_forum_plays_each_table_in_a_topic(world
     api.group(FORUM, "Club", forum=True)
     await open_knockout(world, FORUM)
     # Round 1: six at two tables of three, both at once, each in a topic of its own.
-    topics = await api.wait(lambda: (found := api.of("createForumTopic", chat_id=FORUM)) and len(found) == 2
-                            and found)
-    assert all(t.params["name"].startswith("Round 1 · table ") for t in topics)
-    places = await placed(world, FORUM_CHANNEL)
-    assert len(set(places)) == 2 and all(p.startswith(f"{FORUM_CHANNEL}:") for p in places)
-    for place in places:
-        await api.wait(lambda p=place: [c for c in api.to_topic(FORUM, thread_of(p)) if c.method == "sendPhoto"])
+    await first_round_in_topics(world)
     said = [c.text for c in api.to_topic(FORUM, None) if "Round 1 of" in c.text]
     assert said and "the winner of each table goes on" not in said[0]  # six at tables of three: the top 2
     assert "the top 2 of each table go on" in said[0] and "Table 2:" in said[0]

@@ -27,6 +27,15 @@ async def finished(table):
     return event
 
 
+async def of_bots(table, opening: str, bots: int) -> str:
+    """Alice opens an event with `opening` and leaves it to `bots` easy bots; what /go said."""
+    await table.say(ALICE, opening)
+    await table.say(ALICE, "/withdraw")
+    for _ in range(bots):
+        await table.say(BOB, "/join bot easy")
+    return await table.text(ALICE, "/go")
+
+
 @pytest.mark.parametrize(("game", "options"), [("nim", "3 4 5"), ("gomoku", "freestyle"), ("doudizhu", ""),
                                                ("checkers", "")])
 async def test_a_swiss_of_seven_bots(tmp_path: Path, game: str, options: str) -> None:
@@ -167,11 +176,7 @@ async def test_a_game_made_but_not_begun_when_its_process_stopped_begins_later(
     monkeypatch.setattr(runner.play, "begin", stops_once)
     table = await open_table(tmp_path / "t.db", Clock())
     try:
-        await table.say(ALICE, "/nim tournament rounds=1 3 4")
-        await table.say(ALICE, "/withdraw")
-        for _ in range(2):
-            await table.say(BOB, "/join bot easy")
-        await table.say(ALICE, "/go")
+        await of_bots(table, "/nim tournament rounds=1 3 4", 2)
         event = await finished(table)
         assert stopped and event.status == EventStatus.FINISHED
         assert [g.over for g in event.games] == [True]

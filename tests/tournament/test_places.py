@@ -10,8 +10,8 @@ from bot.info import HINTS
 from bot.languages import CHANNEL_KEY
 from bot.model import Reply
 from bot.web.access import WEB
-from tests.conftest import ALICE, BOB, Clock, close_table, open_table, person
-from tests.tournament.test_flows import finished
+from tests.conftest import Clock, close_table, open_table, person
+from tests.tournament.test_flows import finished, of_bots
 
 MOD = person("mo", moderator=True)
 
@@ -33,11 +33,7 @@ async def test_a_place_of_its_own_starts_with_the_channel_settings(tmp_path: Pat
         await table.say(MOD, "/lang zh")
         await table.say(MOD, "/web off")
         await table.say(MOD, "/hints off")
-        await table.say(ALICE, "/nim tournament swiss rounds=1 3 4 5")
-        await table.say(ALICE, "/withdraw")
-        for _ in range(2):
-            await table.say(BOB, "/join bot easy")
-        await table.say(ALICE, "/go")
+        await of_bots(table, "/nim tournament swiss rounds=1 3 4 5", 2)
         await finished(table)
         assert len(opened) == 1
         store = table.store

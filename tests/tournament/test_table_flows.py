@@ -15,7 +15,7 @@ import pytest
 from bot.tournament import tables
 from bot.tournament.model import EventStatus
 from tests.conftest import ALICE, BOB, CAROL, Clock, close_table, open_table, until
-from tests.tournament.test_flows import finished
+from tests.tournament.test_flows import finished, of_bots
 
 
 async def test_a_dou_dizhu_round_robin_of_bots_at_tables_of_three(tmp_path: Path) -> None:
@@ -73,11 +73,7 @@ async def test_the_round_robin_schedule_is_made_off_the_event_loop(tmp_path: Pat
     loop = threading.get_ident()
     table = await open_table(tmp_path / "t.db", Clock())
     try:
-        await table.say(ALICE, "/doudizhu tournament roundrobin")
-        await table.say(ALICE, "/withdraw")
-        for _ in range(4):
-            await table.say(BOB, "/join bot easy")
-        said = await table.text(ALICE, "/go")
+        said = await of_bots(table, "/doudizhu tournament roundrobin", 4)
         assert "begins: 4 entrants" in said and len(made_in) == 1
         schedule.cache_clear()  # as in a process started after /go: the runner makes it again
         event = await finished(table)
