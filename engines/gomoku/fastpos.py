@@ -21,7 +21,7 @@ from array import array
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engines.gomoku.position import B4_SHIFT, BIT_B4, BIT_F3, BIT_F4, BIT_F5, Position, static
+from engines.gomoku.position import B4_SHIFT, BIT_F4, BIT_F5, Position, static
 
 Kernel = Callable[..., int]
 HEADER = 12  # kernels.HEADER
@@ -118,66 +118,46 @@ class FastPosition(Position):
         self._zobrist = self.st.zobrist
         self._square = self.st.square_mask
         # the kernel's threat-set changes are q * 8 + set * 2 + added, the sets black's fours, black's threes,
-        # white's fours, white's threes: `make` plays op with _play[op & 7], `unmake` undoes it with _undo[op & 7]
+        # white's fours, white's threes: op is played with _play[op & 7]
         fb, fw, hb, hw = self.fours[1], self.fours[2], self.threes[1], self.threes[2]
         self._play = (fb.discard, fb.add, hb.discard, hb.add, fw.discard, fw.add, hw.discard, hw.add)
-        self._undo = (fb.add, fb.discard, hb.add, hb.discard, fw.add, fw.discard, hw.add, hw.discard)
         for p, c in stones:
             self.make(p, c)
 
     def make(self, p: int, c: int) -> None:
         self.moves.append(p)
-        self.hash ^= self._zobrist[c][p]
-        code = self.code
-        if code[1][p] >= BIT_F3:
-            self.fours[1].discard(p)
-            self.threes[1].discard(p)
-        if code[2][p] >= BIT_F3:
-            self.fours[2].discard(p)
-            self.threes[2].discard(p)
-        count = self._make(self._address, p, c)
-        if count:
-            ops = self._ops[:count].tolist()
+        counts = self._make(self._address, p, c)
+        if counts:
+            first = counts & 0xFFFF
+            ops = self._ops[:first + (counts >> 16)].tolist()
             play = self._play
-            for op in ops:
+            for op in ops[:first]:
                 play[op & 7](op >> 3)
-            self.undo.append((self.reach, ops))
+            self.undo.append((self.reach, self.taken, self.hash, ops[first:]))
         else:
-            self.undo.append((self.reach, ()))
+            self.undo.append((self.reach, self.taken, self.hash, ()))
+        self.hash ^= self._zobrist[c][p]
         self.reach |= self._square[p]
         self.taken |= 1 << p
 
     def unmake(self) -> None:
         p = self.moves.pop()
-        self.hash ^= self._zobrist[self.cells[p]][p]
-        self.reach, ops = self.undo.pop()
+        self.reach, self.taken, self.hash, ops = self.undo.pop()
         self._unmake(self._address, p)
-        if ops:
-            undo = self._undo
-            for op in ops:
-                undo[op & 7](op >> 3)
-        code = self.code
-        v = code[1][p]
-        if v >= BIT_F3:
-            self.threes[1].add(p)
-            if v >= BIT_B4:
-                self.fours[1].add(p)
-        v = code[2][p]
-        if v >= BIT_F3:
-            self.threes[2].add(p)
-            if v >= BIT_B4:
-                self.fours[2].add(p)
-        self.taken ^= 1 << p
+        play = self._play
+        for op in ops:
+            play[op & 7](op >> 3)
 
     def fives(self, c: int) -> list[int]:
         if not self._fives_count[c]:
             return []
-        return super().fives(c)
+        code = self.code[c]
+        return [q for q in self.fours[c] if code[q] >= BIT_F5]
 
     def flex_points(self, c: int) -> list[int]:
         if not self._flex_count[c]:
             return []
-        return super().flex_points(c)
+        return Position.flex_points(self, c)
 
 
 def _five(v: int) -> bool:

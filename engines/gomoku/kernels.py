@@ -84,8 +84,10 @@ def value(code):
 
 @njit(cache=True)
 def make(address, p, c):
-    """Place c on p; returns how many threat-set changes it wrote to d[ops:] (q * 8 + set * 2 + added,
-    set 0 / 1 black's fours / threes, 2 / 3 white's, in the order of the Python `make`)."""
+    """Place c on p. Writes the threat-set changes of `Position.make` to d[ops:] in their order (op
+    = q * 8 + set * 2 + added, set 0 / 1 black's fours / threes, 2 / 3 white's), and after them those
+    of `Position.unmake`: the same changes undone, in the same order, then p back into the sets it
+    leaves. Returns how many of the first (the low 16 bits) and of the second (above them)."""
     d = carray(_pointer(address), (BIG,), dtype=np.int64)
     n = d[6]
     base = d[7]
@@ -109,15 +111,29 @@ def make(address, p, c):
     d[lp + 5] = flexw
     lp += 6
     d[cells + p] = c
-    v = d[cb + p]
-    sb -= value(v)
-    fiveb -= five(v)
-    flexb -= flex(v)
-    v = d[cw + p]
-    sw -= value(v)
-    fivew -= five(v)
-    flexw -= flex(v)
+    # p is taken: out of the sets it was in (fours within threes: a code of B4 is one of F3 and more)
     nops = 0
+    vb = d[cb + p]
+    sb -= value(vb)
+    if vb >= F3_BIT:
+        fiveb -= five(vb)
+        flexb -= flex(vb)
+        if vb >= B4_BIT:
+            d[ops + nops] = p * 8
+            nops += 1
+        d[ops + nops] = p * 8 + 2
+        nops += 1
+    vw = d[cw + p]
+    sw -= value(vw)
+    if vw >= F3_BIT:
+        fivew -= five(vw)
+        flexw -= flex(vw)
+        if vw >= B4_BIT:
+            d[ops + nops] = p * 8 + 4
+            nops += 1
+        d[ops + nops] = p * 8 + 6
+        nops += 1
+    first = nops
     at = base + d[base + 2] + (c - 1) * n + p
     for e in range(base + d[at], base + d[at + 1], 3):
         q = d[e + 1]
@@ -174,7 +190,24 @@ def make(address, p, c):
     d[9] = fivew
     d[10] = flexb
     d[11] = flexw
-    return nops
+    # what unmake plays: the changes of the lines undone, in their order, then p back
+    m = nops
+    for i in range(first, nops):
+        d[ops + m] = d[ops + i] ^ 1
+        m += 1
+    if vb >= F3_BIT:
+        d[ops + m] = p * 8 + 3
+        m += 1
+        if vb >= B4_BIT:
+            d[ops + m] = p * 8 + 1
+            m += 1
+    if vw >= F3_BIT:
+        d[ops + m] = p * 8 + 7
+        m += 1
+        if vw >= B4_BIT:
+            d[ops + m] = p * 8 + 5
+            m += 1
+    return nops | (m - nops) << 16
 
 
 @njit(cache=True)
