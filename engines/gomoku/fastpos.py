@@ -19,6 +19,7 @@ import os
 import threading
 from array import array
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from engines.gomoku.position import B4_SHIFT, BIT_F4, BIT_F5, Position, static
@@ -47,7 +48,10 @@ def load() -> bool:
             return False
         try:
             kernels: Any = importlib.import_module("engines.gomoku.kernels")
-            _kernels = (kernels.make, kernels.unmake)
+            # the compiled functions themselves, not their dispatchers: a call skips the choice of an overload
+            # by the arguments' types (they are always these)
+            make = kernels.make.compile("int64(int64, int64, int64)")
+            _kernels = (make, kernels.unmake.compile("int64(int64, int64)"))
             # Both kernels once, on a small board, so that a failure shows here and not in a move.
             board = FastPosition(15, "freestyle", [(static(15).geo.index(7, 7), 1)])
             board.unmake()
@@ -117,10 +121,11 @@ class FastPosition(Position):
         self._address = data.buffer_info()[0]
         self._zobrist = self.st.zobrist
         self._square = self.st.square_mask
-        # the kernel's threat-set changes are q * 8 + set * 2 + added, the sets black's fours, black's threes,
-        # white's fours, white's threes: op is played with _play[op & 7]
+        # the kernel's threat-set changes are op = q * 8 + set * 2 + added, the sets black's fours, black's
+        # threes, white's fours, white's threes; _play[op]() plays op
         fb, fw, hb, hw = self.fours[1], self.fours[2], self.threes[1], self.threes[2]
-        self._play = (fb.discard, fb.add, hb.discard, hb.add, fw.discard, fw.add, hw.discard, hw.add)
+        by_op = (fb.discard, fb.add, hb.discard, hb.add, fw.discard, fw.add, hw.discard, hw.add)
+        self._play = [partial(method, q) for q in range(n) for method in by_op]
         for p, c in stones:
             self.make(p, c)
 
@@ -132,7 +137,7 @@ class FastPosition(Position):
             ops = self._ops[:first + (counts >> 16)].tolist()
             play = self._play
             for op in ops[:first]:
-                play[op & 7](op >> 3)
+                play[op]()
             self.undo.append((self.reach, self.taken, self.hash, ops[first:]))
         else:
             self.undo.append((self.reach, self.taken, self.hash, ()))
@@ -146,7 +151,7 @@ class FastPosition(Position):
         self._unmake(self._address, p)
         play = self._play
         for op in ops:
-            play[op & 7](op >> 3)
+            play[op]()
 
     def fives(self, c: int) -> list[int]:
         if not self._fives_count[c]:
