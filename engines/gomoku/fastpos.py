@@ -125,7 +125,10 @@ class FastPosition(Position):
         # threes, white's fours, white's threes; _play[op]() plays op
         fb, fw, hb, hw = self.fours[1], self.fours[2], self.threes[1], self.threes[2]
         by_op = (fb.discard, fb.add, hb.discard, hb.add, fw.discard, fw.add, hw.discard, hw.add)
-        self._play = [partial(method, q) for q in range(n) for method in by_op]
+        play: list[Any] = [None] * (8 * n)  # a call for each op of a point on the board
+        for q in self.geo.points:
+            play[q * 8:q * 8 + 8] = [partial(method, q) for method in by_op]
+        self._play = play
         for p, c in stones:
             self.make(p, c)
 
@@ -162,7 +165,8 @@ class FastPosition(Position):
     def flex_points(self, c: int) -> list[int]:
         if not self._flex_count[c]:
             return []
-        return Position.flex_points(self, c)
+        code = self.code[c]
+        return [q for q in self.fours[c] if (v := code[q]) >= BIT_F4 or (v >> B4_SHIFT) & 7 >= 2]
 
 
 def _five(v: int) -> bool:
