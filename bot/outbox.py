@@ -270,20 +270,27 @@ class Outbox(Owed):
             if row.channel in blocked or row.key in self.busy:
                 blocked.add(row.channel)
                 continue
-            later = claimed[n + 1 :]
-            if row.replies is None and any(o.channel == row.channel and o.replies is None for o in later):
-                await self.store.outbox_done([row.key])  # one board of the channel as it is now is enough
-                continue
             self.busy.add(row.key)
             try:
                 async with self.lock(row.channel):
-                    sent = await self._deliver(row, now)
+                    sent = await self._deliver_now(row.key, claimed[n + 1 :], now)
             finally:
                 self.busy.discard(row.key)
             delivered += sent
             if not sent:
                 blocked.add(row.channel)
         return delivered
+
+    async def _deliver_now(self, key: str, later: list[Outgoing], now: float) -> bool:
+        """Send `key`'s row as it is now, between its channel's commands (the command that committed it
+        may have settled it since the claim: sent it, or kept it with its replies); False if refused."""
+        row = await self.store.outbox_retake(key, self.owner, self.lease)
+        if row is None:
+            return False  # sent meanwhile, or another process's now: the channel's later rows wait their turn
+        if row.replies is None and any(o.channel == row.channel and o.replies is None for o in later):
+            await self.store.outbox_done([row.key])  # one board of the channel as it is now is enough
+            return True
+        return await self._deliver(row, now)
 
     async def _deliver(self, row: Outgoing, now: float) -> bool:
         """Send one row; False if the platform refused it (kept, to try again)."""

@@ -318,6 +318,11 @@ class Storage(Ratings, Events, PuzzleStore):
         `platforms` (None: all): each now held by `owner` for `lease` seconds, oldest first."""
 
     @abstractmethod
+    async def outbox_retake(self, key: str, owner: str, lease: float) -> Outgoing | None:
+        """`key`'s row as it is now, held by `owner` for `lease` seconds again (None: it is gone, or
+        another live process holds it)."""
+
+    @abstractmethod
     async def outbox_ahead(self, channel: str, key: str) -> bool:
         """Whether an older row of `channel` than `key`'s is still waiting."""
 

@@ -47,6 +47,13 @@ class SQLOutbox(SQLRebuilds):
             rows = await tx.rows(sql, owner, lease, now, owner, *names, now, owner, most, owner)
         return sorted((_outgoing(r) for r in rows), key=lambda o: o.seq)
 
+    async def outbox_retake(self, key: str, owner: str, lease: float) -> Outgoing | None:
+        free = _free("outbox", self._now)
+        async with self._writing() as tx:
+            rows = await tx.rows(f"UPDATE outbox SET lease_owner=?, lease_until={self._now} + ? WHERE key=? AND {free}"
+                                 " RETURNING *", owner, lease, key, owner)
+        return _outgoing(rows[0]) if rows else None
+
     async def outbox_ahead(self, channel: str, key: str) -> bool:
         async with self._reading() as tx:
             rows = await tx.rows("SELECT 1 AS x FROM outbox WHERE channel=? AND seq < (SELECT seq FROM outbox"

@@ -206,6 +206,39 @@ async def test_what_a_channel_is_owed_goes_after_what_it_still_waits_for(platfor
     assert ["Alice took 2" in platform.shown[2].text, "Bob took 1" in platform.shown[3].text] == [True, True]
 
 
+async def test_a_row_claimed_while_its_command_settles_goes_with_its_replies(platform: Platform, table: Table,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deliverer claims a channel's waiting row and the next one while the next one's command is still
+    settling it (it finds the first waiting and keeps its replies for the deliverer): the deliverer sends
+    what that command kept, not the board as it is (which would lose what the move said)."""
+    await table.say(ALICE, "/nim start 3 4")
+    await table.say(BOB, "/join")
+    platform.refusals = 1
+    await table.say(ALICE, "/take 1 2")  # refused: waits for its next try
+    outbox, store = table.host.outbox, table.host.store
+    claimed = asyncio.Event()
+    claim = store.outbox_claim
+
+    async def noted_claim(*args, **kwargs):
+        rows = await claim(*args, **kwargs)
+        if len(rows) == 2:
+            claimed.set()
+        return rows
+
+    monkeypatch.setattr(store, "outbox_claim", noted_claim)
+    session = await table.session()
+    async with table.host.core.locks[session.channel], outbox.collect():  # Bob's command, under way
+        await table.host.core.commit(session)
+        table.clock.now = outbox.next_due or table.clock.now  # the refused row is due again
+        delivering = asyncio.ensure_future(outbox.deliver_due())
+        await asyncio.wait_for(claimed.wait(), 30)  # both rows claimed; the second without replies yet
+        assert await outbox.settle(session.channel, [Reply("Bob said this", audience=EVERYONE)]) is Settled.SENT
+    await asyncio.wait_for(delivering, 30)
+    await tried_until_shown(table, platform, 4)
+    assert "Alice took 2" in platform.shown[2].text and platform.shown[3].text == "Bob said this"
+    await emptied(table)
+
+
 async def test_a_retry_skips_the_replies_already_shown(platform: Platform, table: Table) -> None:
     outbox = table.host.outbox
     refused: list[Reply] = []
@@ -257,8 +290,12 @@ async def test_two_processes_show_a_waiting_row_once(database: Path | str, clock
         await first.say(ALICE, "/nim start 3 4")  # refused: the lobby waits in the outbox
         assert platform.shown == [] and await second.host.outbox.backlog() == 1
         clock.advance(61)
+        async with asyncio.timeout(30):  # only turns a hang into a failure
+            while not platform.shown:  # (each process's own deliverer may be sending it meanwhile)
+                await asyncio.gather(first.host.outbox.deliver_due(), second.host.outbox.deliver_due())
         for _ in range(3):
             await asyncio.gather(first.host.outbox.deliver_due(), second.host.outbox.deliver_due())
+        await emptied(first)
         assert [r.text.splitlines()[0] for r in platform.shown] == ["Alice opened a table for Nim."]
         assert await first.host.outbox.backlog() == 0
     finally:
