@@ -14,20 +14,21 @@ Python int, as a list does). The threat sets stay Python sets: the kernel writes
 
 from __future__ import annotations
 
-import ctypes
 import importlib
 import os
 import threading
 from array import array
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
-from engines.gomoku.position import BIT_B4, BIT_F3, Position, static
+from engines.gomoku.position import B4_SHIFT, BIT_F4, BIT_F5, Position, static
 
-Kernel = Callable[[ctypes.c_void_p], int]
-HEADER = 8  # kernels.HEADER
+Kernel = Callable[..., int]
+HEADER = 12  # kernels.HEADER
 OPS = 512  # kernels.OPS
-LOG_PER_MOVE = 2 * (32 + 64) + 3  # the most a make logs: every key and both codes of 32 points, totals, frame
+# the most a make logs: every key and both codes of 32 points, totals and counts, frame
+LOG_PER_MOVE = 2 * (32 + 64) + 7
 
 _kernels: tuple[Kernel, Kernel] | None = None
 _tried = False
@@ -47,8 +48,10 @@ def load() -> bool:
             return False
         try:
             kernels: Any = importlib.import_module("engines.gomoku.kernels")
-            proto = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p)
-            _kernels = (proto(kernels.make.address), proto(kernels.unmake.address))
+            # the compiled functions themselves, not their dispatchers: a call skips the choice of an overload
+            # by the arguments' types (they are always these)
+            make = kernels.make.compile("int64(int64, int64, int64)")
+            _kernels = (make, kernels.unmake.compile("int64(int64, int64)"))
             # Both kernels once, on a small board, so that a failure shows here and not in a move.
             board = FastPosition(15, "freestyle", [(static(15).geo.index(7, 7), 1)])
             board.unmake()
@@ -93,7 +96,8 @@ class FastPosition(Position):
         assert _kernels is not None
         self._make, self._unmake = _kernels
         n = self.geo.length
-        data = array("q", [0, self.total[1], self.total[2], 0, 0, 0, n, 0])
+        counts = [sum(1 for p in self.geo.points if test(self.code[c][p])) for test in (_five, _flex) for c in (1, 2)]
+        data = array("q", [0, self.total[1], self.total[2], 0, 0, 0, n, 0, *counts])
         data += array("q", self.cells)
         data += array("q", self.keys)
         data += array("q", self.code[1])
@@ -111,60 +115,63 @@ class FastPosition(Position):
         codes: tuple[Any, ...] = ([], view[HEADER + 5 * n:HEADER + 6 * n], view[HEADER + 6 * n:HEADER + 7 * n])
         self.code = codes  # type: ignore[assignment]
         self.total = view[0:3]  # type: ignore[assignment]
+        self._fives_count = view[7:10]  # by colour: [1] black's, [2] white's
+        self._flex_count = view[9:12]
         self._ops = view[ops_at:ops_at + OPS]
-        self._args = view[4:6]  # the point and the colour of the next make / unmake
-        self._address = ctypes.c_void_p(data.buffer_info()[0])
-        # the kernel's threat-set changes are q * 8 + set * 2 + added, the sets in this order
-        self._sets_by_op = (self.fours[1], self.threes[1], self.fours[2], self.threes[2])
+        self._address = data.buffer_info()[0]
+        self._zobrist = self.st.zobrist
+        self._square = self.st.square_mask
+        # the kernel's threat-set changes are op = q * 8 + set * 2 + added, the sets black's fours, black's
+        # threes, white's fours, white's threes; _play[op]() plays op
+        fb, fw, hb, hw = self.fours[1], self.fours[2], self.threes[1], self.threes[2]
+        by_op = (fb.discard, fb.add, hb.discard, hb.add, fw.discard, fw.add, hw.discard, hw.add)
+        play: list[Any] = [None] * (8 * n)  # a call for each op of a point on the board
+        for q in self.geo.points:
+            play[q * 8:q * 8 + 8] = [partial(method, q) for method in by_op]
+        self._play = play
         for p, c in stones:
             self.make(p, c)
 
     def make(self, p: int, c: int) -> None:
         self.moves.append(p)
-        self.hash ^= self.st.zobrist[c][p]
-        if self.code[1][p] >= BIT_F3:
-            self.fours[1].discard(p)
-            self.threes[1].discard(p)
-        if self.code[2][p] >= BIT_F3:
-            self.fours[2].discard(p)
-            self.threes[2].discard(p)
-        args = self._args
-        args[0] = p
-        args[1] = c
-        count = self._make(self._address)
-        ops: Any = self._ops[:count].tolist() if count else ()
-        if count:
-            sets = self._sets_by_op
-            for op in ops:
-                if op & 1:
-                    sets[(op >> 1) & 3].add(op >> 3)
-                else:
-                    sets[(op >> 1) & 3].discard(op >> 3)
-        self.undo.append((self.reach, ops))
-        self.reach |= self.st.square_mask[p]
+        counts = self._make(self._address, p, c)
+        if counts:
+            first = counts & 0xFFFF
+            ops = self._ops[:first + (counts >> 16)].tolist()
+            play = self._play
+            for op in ops[:first]:
+                play[op]()
+            self.undo.append((self.reach, self.taken, self.hash, ops[first:]))
+        else:
+            self.undo.append((self.reach, self.taken, self.hash, ()))
+        self.hash ^= self._zobrist[c][p]
+        self.reach |= self._square[p]
         self.taken |= 1 << p
 
     def unmake(self) -> None:
         p = self.moves.pop()
-        cells = self.cells
-        self.hash ^= self.st.zobrist[cells[p]][p]
-        self.reach, ops = self.undo.pop()
-        self._args[0] = p
-        self._unmake(self._address)
-        sets = self._sets_by_op
+        self.reach, self.taken, self.hash, ops = self.undo.pop()
+        self._unmake(self._address, p)
+        play = self._play
         for op in ops:
-            if op & 1:
-                sets[(op >> 1) & 3].discard(op >> 3)
-            else:
-                sets[(op >> 1) & 3].add(op >> 3)
-        v = self.code[1][p]
-        if v >= BIT_F3:
-            self.threes[1].add(p)
-            if v >= BIT_B4:
-                self.fours[1].add(p)
-        v = self.code[2][p]
-        if v >= BIT_F3:
-            self.threes[2].add(p)
-            if v >= BIT_B4:
-                self.fours[2].add(p)
-        self.taken ^= 1 << p
+            play[op]()
+
+    def fives(self, c: int) -> list[int]:
+        if not self._fives_count[c]:
+            return []
+        code = self.code[c]
+        return [q for q in self.fours[c] if code[q] >= BIT_F5]
+
+    def flex_points(self, c: int) -> list[int]:
+        if not self._flex_count[c]:
+            return []
+        code = self.code[c]
+        return [q for q in self.fours[c] if (v := code[q]) >= BIT_F4 or (v >> B4_SHIFT) & 7 >= 2]
+
+
+def _five(v: int) -> bool:
+    return v >= BIT_F5
+
+
+def _flex(v: int) -> bool:
+    return v >= BIT_F4 or (v >> B4_SHIFT) & 7 >= 2

@@ -1,16 +1,17 @@
 """Compiled `make` and `unmake` of the AI's board (numba), on flat int64 buffers; see fastpos.py.
 
 Only fastpos.py imports this module, and only when the compiled core is wanted: importing numba
-takes seconds, so it happens in the AI workers' warm-up, never in the host. The kernels are C
-callbacks (`cfunc`), cached on disk (`cache=True`), called through ctypes with the address of
-one buffer (a call with one argument costs a fraction of one with four); the point and the colour
-are written into the buffer before the call.
+takes seconds, so it happens in the AI workers' warm-up, never in the host. The kernels are
+jitted functions of three integers (numba's dispatcher calls those faster than ctypes calls a C
+callback), cached on disk (`cache=True`): the buffer's address, the point and the colour.
 
-The buffer `d`: d[1], d[2] the totals of black and white, d[3] the undo log's top, d[4] the point,
-d[5] the colour, d[6] = n (cells of the padded board), d[7] where the static part starts; then from
-d[HEADER]: the cells, 4n keys, n codes of black, n codes of white, OPS slots for the threat-set
-changes of the last make, the undo log (pairs (index in d, old value), a frame per make), and the
-static part `s` (the same for every board of a size and rule, indices relative to its start):
+The buffer `d`: d[1], d[2] the totals of black and white, d[3] the undo log's top, d[6] = n (cells
+of the padded board), d[7] where the static part starts, d[8], d[9] how many empty points are five
+points of black, of white (the code has F5), d[10], d[11] how many are open-four points (F4, or two
+B4: `Position.flex_points`); then from d[HEADER]: the cells, 4n keys, n codes of black, n codes of
+white, OPS slots for the threat-set changes of the last make, the undo log (pairs (index in d, old
+value), a frame per make: the totals and counts first, the frame's start last), and the static
+part `s` (the same for every board of a size and rule, indices relative to its start):
 s[0] / s[1] where black's / white's pattern table starts (65536 entries each), s[2] where the
 update lists start: for colour c (1, 2) and point p, entries s[s[2] + (c - 1) * n + p] to
 s[s[2] + (c - 1) * n + p + 1] (exclusive) of triples (q * 4 + d, q, key delta), the same as
@@ -21,16 +22,37 @@ s[s[2] + (c - 1) * n + p + 1] (exclusive) of triples (q * 4 + d, q, key delta), 
 # fastpos.py gives the rest of the engine a typed boundary.
 
 import numpy as np
-from numba import carray, cfunc, njit, types
+from numba import carray, njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
-HEADER = 8
+HEADER = 12
 OPS = 512
 BIG = 1 << 40  # carray's length (no bounds checks: the buffers are as long as the layout says)
-SIGNATURE = types.int64(types.voidptr)
 
 F5_BIT = 1 << 27
 F3_BIT = 1 << 18
 B4_BIT = 1 << 21
+F4_BIT = 1 << 24
+
+
+@intrinsic
+def _pointer(typingctx, address):
+    """The buffer at an address given as an integer."""
+    def codegen(context, builder, signature, args):
+        return builder.inttoptr(args[0], cgutils.voidptr_t)
+    return types.voidptr(types.int64), codegen
+
+
+@njit(cache=True, inline="always")
+def flex(code):
+    """1 if a stone there makes an open four or two fours (`Position.flex_points`), else 0."""
+    return 1 if code >= F4_BIT or ((code >> 21) & 7) >= 2 else 0
+
+
+@njit(cache=True, inline="always")
+def five(code):
+    return 1 if code >= F5_BIT else 0
 
 
 @njit(cache=True, inline="always")
@@ -60,13 +82,13 @@ def value(code):
     return v
 
 
-@cfunc(SIGNATURE, cache=True)
-def make(dp):
-    """Place c on p; returns how many threat-set changes it wrote to d[ops:] (q * 8 + set * 2 + added,
-    set 0 / 1 black's fours / threes, 2 / 3 white's, in the order of the Python `make`)."""
-    d = carray(dp, (BIG,), dtype=np.int64)
-    p = d[4]
-    c = d[5]
+@njit(cache=True)
+def make(address, p, c):
+    """Place c on p. Writes the threat-set changes of `Position.make` to d[ops:] in their order (op
+    = q * 8 + set * 2 + added, set 0 / 1 black's fours / threes, 2 / 3 white's), and after them those
+    of `Position.unmake`: the same changes undone, in the same order, then p back into the sets it
+    leaves. Returns how many of the first (the low 16 bits) and of the second (above them)."""
+    d = carray(_pointer(address), (BIG,), dtype=np.int64)
     n = d[6]
     base = d[7]
     tb = base + d[base]
@@ -80,13 +102,38 @@ def make(dp):
     frame = lp
     sb = d[1]
     sw = d[2]
+    fiveb, fivew, flexb, flexw = d[8], d[9], d[10], d[11]
     d[lp] = sb
     d[lp + 1] = sw
-    lp += 2
+    d[lp + 2] = fiveb
+    d[lp + 3] = fivew
+    d[lp + 4] = flexb
+    d[lp + 5] = flexw
+    lp += 6
     d[cells + p] = c
-    sb -= value(d[cb + p])
-    sw -= value(d[cw + p])
+    # p is taken: out of the sets it was in (fours within threes: a code of B4 is one of F3 and more)
     nops = 0
+    vb = d[cb + p]
+    sb -= value(vb)
+    if vb >= F3_BIT:
+        fiveb -= five(vb)
+        flexb -= flex(vb)
+        if vb >= B4_BIT:
+            d[ops + nops] = p * 8
+            nops += 1
+        d[ops + nops] = p * 8 + 2
+        nops += 1
+    vw = d[cw + p]
+    sw -= value(vw)
+    if vw >= F3_BIT:
+        fivew -= five(vw)
+        flexw -= flex(vw)
+        if vw >= B4_BIT:
+            d[ops + nops] = p * 8 + 4
+            nops += 1
+        d[ops + nops] = p * 8 + 6
+        nops += 1
+    first = nops
     at = base + d[base + 2] + (c - 1) * n + p
     for e in range(base + d[at], base + d[at + 1], 3):
         q = d[e + 1]
@@ -109,6 +156,8 @@ def make(dp):
             d[cb + q] = nc
             sb += value(nc) - value(oc)
             if nc >= F3_BIT or oc >= F3_BIT:
+                fiveb += five(nc) - five(oc)
+                flexb += flex(nc) - flex(oc)
                 if (nc >= B4_BIT) != (oc >= B4_BIT):
                     d[ops + nops] = q * 8 + (1 if nc >= B4_BIT else 0)
                     nops += 1
@@ -125,6 +174,8 @@ def make(dp):
             d[cw + q] = nc
             sw += value(nc) - value(oc)
             if nc >= F3_BIT or oc >= F3_BIT:
+                fivew += five(nc) - five(oc)
+                flexw += flex(nc) - flex(oc)
                 if (nc >= B4_BIT) != (oc >= B4_BIT):
                     d[ops + nops] = q * 8 + 4 + (1 if nc >= B4_BIT else 0)
                     nops += 1
@@ -135,21 +186,46 @@ def make(dp):
     d[3] = lp + 1
     d[1] = sb
     d[2] = sw
-    return nops
+    d[8] = fiveb
+    d[9] = fivew
+    d[10] = flexb
+    d[11] = flexw
+    # what unmake plays: the changes of the lines undone, in their order, then p back
+    m = nops
+    for i in range(first, nops):
+        d[ops + m] = d[ops + i] ^ 1
+        m += 1
+    if vb >= F3_BIT:
+        d[ops + m] = p * 8 + 3
+        m += 1
+        if vb >= B4_BIT:
+            d[ops + m] = p * 8 + 1
+            m += 1
+    if vw >= F3_BIT:
+        d[ops + m] = p * 8 + 7
+        m += 1
+        if vw >= B4_BIT:
+            d[ops + m] = p * 8 + 5
+            m += 1
+    return nops | (m - nops) << 16
 
 
-@cfunc(SIGNATURE, cache=True)
-def unmake(dp):
-    """Take the stone off d[4]: put back what the last `make` logged."""
-    d = carray(dp, (BIG,), dtype=np.int64)
+@njit(cache=True)
+def unmake(address, p):
+    """Take the stone off p: put back what the last `make` logged."""
+    d = carray(_pointer(address), (BIG,), dtype=np.int64)
     lp = d[3] - 1
     frame = d[lp]
     i = lp - 2
-    while i >= frame + 2:
+    while i >= frame + 6:
         d[d[i]] = d[i + 1]
         i -= 2
     d[1] = d[frame]
     d[2] = d[frame + 1]
+    d[8] = d[frame + 2]
+    d[9] = d[frame + 3]
+    d[10] = d[frame + 4]
+    d[11] = d[frame + 5]
     d[3] = frame
-    d[HEADER + d[4]] = 0
+    d[HEADER + p] = 0
     return 0

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from itertools import compress, count
 from typing import Any
 
 from engines.gomoku.board import BLACK, EMPTY, WHITE, Geometry, geometry
@@ -50,6 +51,7 @@ from engines.gomoku.rules import forbidden
 VALUE, THREAT = code_tables()
 BIT_F5, BIT_F4, BIT_B4, BIT_F3 = CLASS_BIT[F5], CLASS_BIT[F4], CLASS_BIT[B4], CLASS_BIT[F3]
 B4_SHIFT = 3 * B4
+_DIGITS = bytes.maketrans(b"01", b"\x00\x01")  # binary digits as bytes 0 and 1
 
 
 class _Static:
@@ -86,6 +88,12 @@ class _Static:
             self.key_slices[p] = tuple(
                 slice((p - 4 * step) * 4 + d, (p + 4 * step) * 4 + d + 1, 4 * step) for d, step in enumerate(geo.dirs)
             )
+        # For each point f and direction d, at [f * 4 + d]: the points f + k * step, k = -4..-1, 1..4 (some
+        # off the board: never in a threat set), where `defences` looks for the four points of a line.
+        self.rays: list[tuple[int, ...]] = [()] * (n * 4)
+        for p in geo.points:
+            for d, step in enumerate(geo.dirs):
+                self.rays[p * 4 + d] = tuple(p + k * step for k in OFFSETS)
         # The 5x5 square around each point (without it), on the board, as a bit mask.
         self.square_mask = [0] * n
         for p in geo.points:
@@ -301,13 +309,9 @@ class Position:
     @property
     def cand(self) -> set[int]:
         """The candidate moves: the empty points within two points (a 5x5 square) of a stone."""
-        bits = self.reach & ~self.taken
-        out = set()
-        while bits:
-            low = bits & -bits
-            out.add(low.bit_length() - 1)
-            bits ^= low
-        return out
+        # the mask's binary digits, lowest first, as bytes 0 and 1: the points in increasing order, added
+        # one by one as a loop over the bits would (the set's order is that of its additions)
+        return set(compress(count(), bin(self.reach & ~self.taken)[:1:-1].encode().translate(_DIGITS)))
 
     def fives(self, c: int) -> list[int]:
         """Empty points where c would make five now."""
@@ -337,19 +341,22 @@ class Position:
         """The points that stop c's open-four points `flex`: each of them, and c's four points on the lines
         along which they make the open four (the ends and gaps of c's live threes)."""
         out = set(flex)
-        table, keys = self.table[c], self.keys
-        fours = self.fours[c]
-        dirs = self.geo.dirs
+        table, keys, code = self.table[c], self.keys, self.code[c]
+        is_four = self.fours[c].__contains__
+        rays = self.st.rays
         for f in flex:
-            # the lines of its open four; for a point of two fours at once, the lines of both
-            least = BIT_F4 if self.code[c][f] >= BIT_F4 else BIT_B4
-            for d in range(4):
-                if table[keys[f * 4 + d]] >= least:
-                    step = dirs[d]
-                    for k in (-4, -3, -2, -1, 1, 2, 3, 4):
-                        q = f + k * step
-                        if q in fours:
-                            out.add(q)
+            # the lines of its open four; for a point of two fours at once, the lines of both (the four
+            # points of a line are added in the order of the ray, as one `add` after another would)
+            least = BIT_F4 if code[f] >= BIT_F4 else BIT_B4
+            f *= 4
+            if table[keys[f]] >= least:
+                out.update(filter(is_four, rays[f]))
+            if table[keys[f + 1]] >= least:
+                out.update(filter(is_four, rays[f + 1]))
+            if table[keys[f + 2]] >= least:
+                out.update(filter(is_four, rays[f + 2]))
+            if table[keys[f + 3]] >= least:
+                out.update(filter(is_four, rays[f + 3]))
         return out
 
     def is_forbidden(self, p: int) -> bool:

@@ -25,7 +25,7 @@ from engines.budget import Budget, OutOfWork
 from engines.gomoku.board import BLACK
 from engines.gomoku.levels import Level
 from engines.gomoku.patterns import T_FOUR_THREE
-from engines.gomoku.position import B4_SHIFT, BIT_F3, BIT_F4, BIT_F5, THREAT, VALUE, Position
+from engines.gomoku.position import BIT_F3, BIT_F5, THREAT, VALUE, Position
 
 WIN = 10_000_000
 MATE = WIN - 10_000  # scores beyond this are forced wins
@@ -77,20 +77,18 @@ class Searcher:
         self.budget.tick()
         pos = self.pos
         defender = 3 - attacker
-        code = pos.code[attacker]
         fours = pos.fours[attacker]
-        for point in fours:
-            if code[point] >= BIT_F5:
-                return point
+        fives = pos.fives(attacker)
+        if fives:
+            return fives[0]
         theirs = pos.fives(defender)
         if theirs:
             if len(theirs) > 1 or theirs[0] not in fours:
                 return None
             moves = theirs
         else:
-            for point in fours:
-                v = code[point]
-                if (v >= BIT_F4 or (v >> B4_SHIFT) & 7 >= 2) and not self.forbidden(attacker, point):
+            for point in pos.flex_points(attacker):
+                if not self.forbidden(attacker, point):
                     return point
             if depth <= 0 or not fours:
                 return None
@@ -156,9 +154,9 @@ class Searcher:
         pos = self.pos
         defender = 3 - attacker
         code = pos.code[attacker]
-        for point in pos.fours[attacker]:
-            if code[point] >= BIT_F5:
-                return point
+        fives = pos.fives(attacker)
+        if fives:
+            return fives[0]
         theirs = pos.fives(defender)
         if theirs:
             if len(theirs) > 1 or self.forbidden(attacker, theirs[0]):
@@ -168,9 +166,8 @@ class Searcher:
             won = self._vct_defend(defender, depth)
             pos.unmake()
             return point if won else None
-        for point in pos.fours[attacker]:
-            v = code[point]
-            if (v >= BIT_F4 or (v >> B4_SHIFT) & 7 >= 2) and not self.forbidden(attacker, point):
+        for point in pos.flex_points(attacker):
+            if not self.forbidden(attacker, point):
                 return point
         if depth <= 0:
             return None
@@ -292,17 +289,14 @@ class Searcher:
             budget.stop()
         pos = self.pos
         foe = 3 - colour
-        code = pos.code[colour]
-        for point in pos.fours[colour]:
-            if code[point] >= BIT_F5:
-                return WIN - ply
+        if pos.fives(colour):
+            return WIN - ply
         theirs = pos.fives(foe)
         if len(theirs) > 1:
             return -(WIN - ply - 1)
         if not theirs:
-            for point in pos.fours[colour]:
-                v = code[point]
-                if (v >= BIT_F4 or (v >> B4_SHIFT) & 7 >= 2) and not self.forbidden(colour, point):
+            for point in pos.flex_points(colour):
+                if not self.forbidden(colour, point):
                     return WIN - ply - 3
         key = pos.hash
         entry = self.tt.get(key)

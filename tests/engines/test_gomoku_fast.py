@@ -12,7 +12,7 @@ from engines.gomoku import Gomoku, fastpos
 from engines.gomoku.ai import think
 from engines.gomoku.board import geometry
 from engines.gomoku.levels import LEVELS
-from engines.gomoku.position import Position
+from engines.gomoku.position import BIT_B4, BIT_F3, BIT_F4, Position
 
 GAME = Gomoku()
 
@@ -68,3 +68,58 @@ def test_both_boards_play_the_same_move_after_the_same_nodes(level: str, record:
                  clock=lambda: 0.0)
     assert pure == fast
     assert pure[1]["work"] > 4000  # a real search, not an answer from the opening book
+
+
+def loop_cand(pos: Position) -> set[int]:
+    """`Position.cand` as a loop over the mask's bits, lowest first (the set it must equal, in order)."""
+    bits = pos.reach & ~pos.taken
+    out = set()
+    while bits:
+        low = bits & -bits
+        out.add(low.bit_length() - 1)
+        bits ^= low
+    return out
+
+
+def loop_defences(pos: Position, c: int, flex: list[int]) -> set[int]:
+    """`Position.defences` written as loops (the set it must equal, in order)."""
+    out = set(flex)
+    for f in flex:
+        least = BIT_F4 if pos.code[c][f] >= BIT_F4 else BIT_B4
+        for d in range(4):
+            if pos.table[c][pos.keys[f * 4 + d]] >= least:
+                for k in (-4, -3, -2, -1, 1, 2, 3, 4):
+                    q = f + k * pos.geo.dirs[d]
+                    if q in pos.fours[c]:
+                        out.add(q)
+    return out
+
+
+@pytest.mark.parametrize("rule", ["freestyle", "renju"])
+def test_the_questions_of_the_search_agree_on_both_boards(rule: str) -> None:
+    """The candidates and the defences come in the order of the plain loops; the compiled board's counts of
+    five and open-four points (which let `fives` and `flex_points` skip the sets) agree with the sets."""
+    assert fastpos.load()
+    rng = random.Random(rule)
+    for _ in range(4):
+        pure, fast = Position(15, rule), fastpos.FastPosition(15, rule)
+        for _ in range(120):
+            if pure.moves and (rng.random() < 0.4 or len(pure.moves) > 60):
+                pure.unmake()
+                fast.unmake()
+            else:
+                p = rng.choice([q for q in pure.geo.points if not pure.cells[q]])
+                c = rng.choice((1, 2))
+                pure.make(p, c)
+                fast.make(p, c)
+            for pos in (pure, fast):
+                assert list(pos.cand) == list(loop_cand(pos))
+                for c in (1, 2):
+                    flex = pos.flex_points(c)
+                    assert list(pos.defences(c, flex)) == list(loop_defences(pos, c, flex))
+                    for q in pos.geo.points:
+                        assert (q in pos.fours[c]) == (not pos.cells[q] and pos.code[c][q] >= BIT_B4)
+                        assert (q in pos.threes[c]) == (not pos.cells[q] and pos.code[c][q] >= BIT_F3)
+            for c in (1, 2):
+                assert pure.fives(c) == fast.fives(c)
+                assert pure.flex_points(c) == fast.flex_points(c)
