@@ -195,18 +195,13 @@ def make(address, p, c):
     for i in range(first, nops):
         d[ops + m] = d[ops + i] ^ 1
         m += 1
-    if vb >= F3_BIT:
-        d[ops + m] = p * 8 + 3
-        m += 1
-        if vb >= B4_BIT:
-            d[ops + m] = p * 8 + 1
+    for v, sets in ((vb, 0), (vw, 4)):  # black's sets' ops are 0-3, white's 4-7
+        if v >= F3_BIT:
+            d[ops + m] = p * 8 + sets + 3
             m += 1
-    if vw >= F3_BIT:
-        d[ops + m] = p * 8 + 7
-        m += 1
-        if vw >= B4_BIT:
-            d[ops + m] = p * 8 + 5
-            m += 1
+            if v >= B4_BIT:
+                d[ops + m] = p * 8 + sets + 1
+                m += 1
     return nops | (m - nops) << 16
 
 

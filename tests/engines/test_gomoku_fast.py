@@ -4,6 +4,7 @@ numbers and the same threat sets in the same order, so the same search plays the
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -29,6 +30,21 @@ def everything(pos: Position) -> tuple[object, ...]:
             [list(s) for s in (*pos.fours[1:], *pos.threes[1:])], pos.hash, pos.reach, pos.taken, pos.cand)
 
 
+def walk(pure: Position, fast: Position, rng: random.Random, steps: int, back: float, most: int) -> Iterator[None]:
+    """`steps` random moves made or unmade on both boards alike (unmade with chance `back`, always past `most`
+    stones), yielding after each."""
+    for _ in range(steps):
+        if pure.moves and (rng.random() < back or len(pure.moves) > most):
+            pure.unmake()
+            fast.unmake()
+        else:
+            p = rng.choice([q for q in pure.geo.points if not pure.cells[q]])
+            c = rng.choice((1, 2))
+            pure.make(p, c)
+            fast.make(p, c)
+        yield
+
+
 @pytest.mark.parametrize("rule", ["freestyle", "standard", "renju"])
 @pytest.mark.parametrize("size", [15, 19])
 def test_random_makes_and_unmakes_keep_both_boards_equal(rule: str, size: int) -> None:
@@ -37,15 +53,7 @@ def test_random_makes_and_unmakes_keep_both_boards_equal(rule: str, size: int) -
     for _ in range(3):
         pure, fast = Position(size, rule), fastpos.FastPosition(size, rule)
         assert everything(pure) == everything(fast)
-        for _ in range(300):
-            if pure.moves and (rng.random() < 0.45 or len(pure.moves) > 70):
-                pure.unmake()
-                fast.unmake()
-            else:
-                p = rng.choice([q for q in pure.geo.points if not pure.cells[q]])
-                c = rng.choice((1, 2))
-                pure.make(p, c)
-                fast.make(p, c)
+        for _ in walk(pure, fast, rng, 300, 0.45, 70):
             assert everything(pure) == everything(fast)
 
 
@@ -103,15 +111,7 @@ def test_the_questions_of_the_search_agree_on_both_boards(rule: str) -> None:
     rng = random.Random(rule)
     for _ in range(4):
         pure, fast = Position(15, rule), fastpos.FastPosition(15, rule)
-        for _ in range(120):
-            if pure.moves and (rng.random() < 0.4 or len(pure.moves) > 60):
-                pure.unmake()
-                fast.unmake()
-            else:
-                p = rng.choice([q for q in pure.geo.points if not pure.cells[q]])
-                c = rng.choice((1, 2))
-                pure.make(p, c)
-                fast.make(p, c)
+        for _ in walk(pure, fast, rng, 120, 0.4, 60):
             for pos in (pure, fast):
                 assert list(pos.cand) == list(loop_cand(pos))
                 for c in (1, 2):
